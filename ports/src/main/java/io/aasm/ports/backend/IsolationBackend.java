@@ -1,0 +1,58 @@
+package io.aasm.ports.backend;
+
+import io.aasm.ports.capability.BackendCapabilities;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.policy.ControlRequirement;
+import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * An enforcement backend. Registered as a service with {@link BackendId} (and optionally
+ * {@link BackendRanking}); the kernel tracks backends dynamically. Every method may be called from
+ * any thread. The kernel wraps each call: an exception becomes a named diagnostic, never a launch.
+ */
+@ConsumerType
+public interface IsolationBackend {
+    BackendIdentity identity();
+
+    /**
+     * Capabilities measured on this host. Must be cheap: read from a per-host cache; when nothing is
+     * cached yet the backend may probe once. Never claims prevention without an observed denial.
+     */
+    BackendCapabilities capabilities();
+
+    /** Re-runs the probes and replaces the cache ({@code aasm probe --refresh}). */
+    BackendCapabilities refreshCapabilities();
+
+    /**
+     * Capabilities narrowed for one launch: a domain whose stated scope this backend cannot express
+     * must be reported unsupported here, with the reason.
+     */
+    default BackendCapabilities capabilitiesFor(ExecutionSpec spec) {
+        return capabilities();
+    }
+
+    /** Human-readable steps that would install the requirement (rendered, never parsed). */
+    default List<String> lower(ControlRequirement requirement) {
+        return List.of();
+    }
+
+    /**
+     * Prepares a negotiated plan: opens every path, builds every rule. Anything that cannot be
+     * installed exactly as planned is a {@link LaunchException}; nothing runs.
+     */
+    PreparedExecution prepare(EnforcementPlan plan) throws LaunchException;
+
+    /** Starts the program inside the boundary. */
+    ExecutionHandle spawn(PreparedExecution prepared) throws LaunchException;
+
+    /** Blocks until the program ends and the whole tree is torn down; idempotent. */
+    ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException;
+
+    /** Best effort; true when the request was delivered. */
+    boolean terminate(ExecutionHandle handle, TerminationRequest request);
+
+    /** What the backend can show about the launch (setup records before exit, runtime after). */
+    EnforcementEvidence evidence(ExecutionHandle handle);
+}

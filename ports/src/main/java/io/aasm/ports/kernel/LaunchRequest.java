@@ -1,0 +1,45 @@
+package io.aasm.ports.kernel;
+
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.policy.IsolationClass;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One request to launch (or preview) a program. {@code callerEnvironment} is the caller's
+ * environment: the child gets only the names policy delegates from it. {@code isolation} empty means
+ * "whatever the policy states, else none".
+ */
+public record LaunchRequest(
+        Optional<IsolationClass> isolation,
+        Optional<String> pinnedBackend,
+        Optional<String> policyFile,
+        String program,
+        List<String> args,
+        String workingDirectory,
+        IdentityRef identity,
+        Map<String, String> callerEnvironment,
+        Stdio stdio) {
+
+    public LaunchRequest {
+        Objects.requireNonNull(isolation);
+        Objects.requireNonNull(pinnedBackend);
+        Objects.requireNonNull(policyFile);
+        Objects.requireNonNull(program);
+        args = List.copyOf(args);
+        Objects.requireNonNull(workingDirectory);
+        Objects.requireNonNull(identity);
+        callerEnvironment = java.util.Collections.unmodifiableMap(new TreeMap<>(callerEnvironment));
+        Objects.requireNonNull(stdio);
+    }
+
+    @Override
+    public String toString() {
+        return "LaunchRequest[isolation=" + isolation + ", backend=" + pinnedBackend + ", policy=" + policyFile
+                + ", program=" + program + ", args=" + args.size() + "]";
+    }
+}

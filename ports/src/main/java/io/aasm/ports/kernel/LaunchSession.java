@@ -1,0 +1,19 @@
+package io.aasm.ports.kernel;
+
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.report.IsolationReport;
+import org.osgi.annotation.versioning.ProviderType;
+
+/** A running launch. Thread-safe; {@link #await()} may be called from any thread, repeatedly. */
+@ProviderType
+public interface LaunchSession {
+    /** Blocks until the program has ended and its tree is torn down. */
+    ExitDisposition await() throws InterruptedException;
+
+    /** Forwards a termination request to the confined tree; true when delivered. */
+    boolean terminate(TerminationRequest request);
+
+    /** The post-run report (with evidence); only meaningful after {@link #await()} returned. */
+    IsolationReport postRunReport();
+}

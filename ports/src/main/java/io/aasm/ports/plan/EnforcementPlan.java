@@ -1,0 +1,21 @@
+package io.aasm.ports.plan;
+
+import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.ExecutionSpec;
+import java.util.List;
+import java.util.Objects;
+
+/** A negotiated plan a backend will install. Built by the kernel's negotiation only. */
+public record EnforcementPlan(
+        BackendIdentity backend,
+        ExecutionSpec spec,
+        List<PlannedRequirement> planned,
+        LaunchPosture posture) {
+
+    public EnforcementPlan {
+        Objects.requireNonNull(backend);
+        Objects.requireNonNull(spec);
+        planned = List.copyOf(planned);
+        Objects.requireNonNull(posture);
+    }
+}
