@@ -1,0 +1,21 @@
+package io.aasm.backend.nativ.internal.host;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+/** The few libc entry points the Java side needs; everything that installs a boundary lives in the launcher. */
+public interface LibC extends Library {
+    LibC INSTANCE = Native.load("c", LibC.class);
+
+    long syscall(long number, Object... args);
+
+    int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+    int geteuid();
+
+    int memfd_create(String name, int flags);
+
+    int close(int fd);
+
+    int kill(int pid, int sig);
+}
