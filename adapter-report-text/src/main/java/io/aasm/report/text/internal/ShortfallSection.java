@@ -1,0 +1,49 @@
+package io.aasm.report.text.internal;
+
+import io.aasm.ports.report.ControlState;
+import io.aasm.ports.report.DomainProjection;
+import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.RefusalEntry;
+import java.util.Comparator;
+import java.util.List;
+
+/** What is not enforced as requested: degraded and unsupported controls, refusals, unmeasured rows. */
+final class ShortfallSection {
+    static final Comparator<RefusalEntry> REFUSAL_ORDER = Comparator
+            .comparingInt((RefusalEntry e) -> e.domain().map(d -> d.ordinal() + 1).orElse(0))
+            .thenComparing(RefusalEntry::reason).thenComparing(RefusalEntry::detail);
+
+    private ShortfallSection() {
+    }
+
+    static void writeShortfalls(IsolationReport r, Lines out) {
+        List<DomainProjection> weak = r.domains().stream().filter(d -> d.state() instanceof ControlState.Degraded
+                || d.state() instanceof ControlState.Unsupported).toList();
+        if (!weak.isEmpty()) {
+            out.add("degraded or unsupported controls — these are NOT enforced as requested:");
+            for (DomainProjection d : weak) {
+                out.item(d.domain().token() + ": " + d.state().token() + " — " + Describe.stateDetail(d.state())
+                        + " — " + Describe.stateExplanation(d.state()));
+            }
+        }
+        if (!r.refusals().isEmpty()) {
+            out.add("refused before launch — the exact required capabilities that are missing:");
+            r.refusals().stream().sorted(REFUSAL_ORDER).forEach(e -> out.item(
+                    e.domain().map(d -> d.token()).orElse("launch") + ": " + e.reason() + " — " + e.detail()));
+        }
+    }
+
+    static void writeUnmeasured(IsolationReport r, Lines out) {
+        List<DomainProjection> unmeasured = r.domains().stream()
+                .filter(d -> d.state() instanceof ControlState.Unmeasured).toList();
+        if (unmeasured.isEmpty()) {
+            return;
+        }
+        out.add("unmeasured — no claim is made about these domains, in either direction:");
+        for (DomainProjection d : unmeasured) {
+            String explanation = Describe.stateExplanation(d.state());
+            out.item(d.domain().token() + ": " + Describe.stateDetail(d.state())
+                    + (explanation.isEmpty() ? "" : " — " + explanation));
+        }
+    }
+}
