@@ -1,0 +1,106 @@
+package io.aasm.backend.nativ.internal.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The launcher executable, extracted from the bundle to
+ * {@code <cache>/aasm/launcher/<sha256>/aasm-launch} (mode 0700) and verified against the checksum the build
+ * embedded next to it. A cached copy is re-hashed on every use and replaced when it does not match.
+ */
+public record LauncherBinary(Path path, String sha256) {
+    public LauncherBinary {
+        Objects.requireNonNull(path);
+        Objects.requireNonNull(sha256);
+    }
+
+    /** The resource directory for this JVM's architecture, e.g. {@code native/linux-x86_64}. */
+    public static String platformDir() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String norm = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> arch;
+        };
+        return "native/linux-" + norm;
+    }
+
+    /** {@code $XDG_CACHE_HOME/aasm/launcher}, else {@code ~/.cache/aasm/launcher}. */
+    public static Path defaultCacheRoot() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("aasm").resolve("launcher");
+    }
+
+    /** The checksum the build recorded for the embedded launcher, without extracting it. */
+    public static String embeddedChecksum() throws IOException {
+        byte[] sum = resource(platformDir() + "/aasm-launch.sha256");
+        String text = new String(sum, StandardCharsets.US_ASCII).trim();
+        String hex = text.split("\\s+")[0].toLowerCase(Locale.ROOT);
+        if (!hex.matches("[0-9a-f]{64}")) {
+            throw new IOException("embedded launcher checksum file is malformed: " + text);
+        }
+        return hex;
+    }
+
+    public static LauncherBinary extract() throws IOException {
+        return extract(defaultCacheRoot());
+    }
+
+    public static LauncherBinary extract(Path cacheRoot) throws IOException {
+        String expected = embeddedChecksum();
+        Path dir = cacheRoot.resolve(expected);
+        Path target = dir.resolve("aasm-launch");
+        if (Files.isRegularFile(target) && expected.equals(sha256(Files.readAllBytes(target)))) {
+            return new LauncherBinary(target, expected);
+        }
+        byte[] bin = resource(platformDir() + "/aasm-launch");
+        String actual = sha256(bin);
+        if (!expected.equals(actual)) {
+            throw new IOException("embedded launcher does not match its checksum: expected " + expected + ", got " + actual);
+        }
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        Path tmp = Files.createTempFile(dir, "aasm-launch", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try {
+            Files.write(tmp, bin);
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
+            // Atomic rename: concurrent extractors race harmlessly, each writing identical bytes.
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        if (!expected.equals(sha256(Files.readAllBytes(target)))) {
+            throw new IOException("extracted launcher does not match its checksum: " + target);
+        }
+        return new LauncherBinary(target, expected);
+    }
+
+    static String sha256(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is mandatory in every JVM", e);
+        }
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = LauncherBinary.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("no launcher resource " + name + " in this bundle (unsupported platform?)");
+            }
+            return in.readAllBytes();
+        }
+    }
+}

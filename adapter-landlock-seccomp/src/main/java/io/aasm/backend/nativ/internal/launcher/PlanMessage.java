@@ -1,0 +1,55 @@
+package io.aasm.backend.nativ.internal.launcher;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The complete plan the launcher installs, as a list of records. Order between record types does not
+ * matter (the encoder sorts by type, stably); order within one type does (ARG, ENV, rules).
+ */
+public record PlanMessage(List<PlanRecord> records) {
+    public static final int VERSION = 1;
+
+    public PlanMessage {
+        records = List.copyOf(records);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Convenience builder; every method appends records. */
+    public static final class Builder {
+        private final List<PlanRecord> records = new ArrayList<>();
+
+        public Builder add(PlanRecord r) { records.add(r); return this; }
+        public Builder program(String path) { return add(new PlanRecord.Program(path)); }
+        public Builder argv(String... args) { for (String a : args) add(new PlanRecord.Arg(a)); return this; }
+        public Builder argv(Collection<String> args) { args.forEach(a -> add(new PlanRecord.Arg(a))); return this; }
+        public Builder env(String name, String value) { return add(PlanRecord.Env.of(name, value)); }
+        public Builder cwd(String path) { return add(new PlanRecord.Cwd(path)); }
+        public Builder namespaces(Set<PlanRecord.Namespace> ns) { return add(new PlanRecord.Namespaces(ns)); }
+        public Builder userMap(int inUid, int outUid, int inGid, int outGid) {
+            return add(new PlanRecord.UserMap(inUid, outUid, inGid, outGid));
+        }
+        public Builder mountProc() { return add(new PlanRecord.MountProc()); }
+        public Builder bind(String source, String target, boolean readOnly) {
+            return add(new PlanRecord.Bind(source, target, readOnly));
+        }
+        public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
+        public Builder cgroupJoin(String procsFile) { return add(new PlanRecord.CgroupJoin(procsFile)); }
+        public Builder rlimit(int resource, long soft, long hard) { return add(new PlanRecord.Rlimit(resource, soft, hard)); }
+        public Builder landlock(long fs, long net, long scoped) { return add(new PlanRecord.LandlockRuleset(fs, net, scoped)); }
+        public Builder landlockPath(long allowed, String path) { return add(new PlanRecord.LandlockPath(allowed, path)); }
+        public Builder landlockPort(long allowed, long port) { return add(new PlanRecord.LandlockPort(allowed, port)); }
+        public Builder noNewPrivs() { return add(new PlanRecord.NoNewPrivs()); }
+        public Builder seccomp(int flags, byte[] filter) { return add(new PlanRecord.Seccomp(flags, filter)); }
+        public Builder keepFds(int... fds) { for (int fd : fds) add(new PlanRecord.KeepFd(fd)); return this; }
+        public Builder signals(PlanRecord.SignalTarget target, int... signals) {
+            return add(PlanRecord.Signals.of(target, signals));
+        }
+        public PlanMessage build() { return new PlanMessage(records); }
+    }
+}
