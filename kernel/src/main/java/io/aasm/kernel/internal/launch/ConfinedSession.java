@@ -1,0 +1,73 @@
+package io.aasm.kernel.internal.launch;
+
+import io.aasm.kernel.internal.report.PostRunReports;
+import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IsolationBackend;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.report.IsolationReport;
+import java.util.Optional;
+
+/** A launch inside a backend's boundary. Every backend call is guarded; a throw is reported, not propagated. */
+public final class ConfinedSession implements LaunchSession {
+
+    private final IsolationBackend backend;
+    private final ExecutionHandle handle;
+    private final IsolationReport pre;
+    private final PostRunReports postRun;
+    private volatile ExitDisposition exit;
+
+    public ConfinedSession(IsolationBackend backend, ExecutionHandle handle, IsolationReport pre,
+                           PostRunReports postRun) {
+        this.backend = backend;
+        this.handle = handle;
+        this.pre = pre;
+        this.postRun = postRun;
+    }
+
+    @Override
+    public ExitDisposition await() throws InterruptedException {
+        ExitDisposition done = exit;
+        if (done == null) {
+            try {
+                done = backend.waitFor(handle);
+                if (done == null) {
+                    done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
+                            "the backend returned no exit disposition");
+                }
+            } catch (RuntimeException e) {
+                done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
+                        "supervision failed: waitFor() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            exit = done;
+        }
+        return done;
+    }
+
+    @Override
+    public boolean terminate(TerminationRequest request) {
+        try {
+            return backend.terminate(handle, request);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public IsolationReport postRunReport() {
+        ExitDisposition done = exit;
+        if (done == null) {
+            throw new IllegalStateException("postRunReport() is only meaningful after await() returned");
+        }
+        Optional<EnforcementEvidence> evidence;
+        try {
+            evidence = Optional.ofNullable(backend.evidence(handle));
+        } catch (RuntimeException e) {
+            evidence = Optional.empty();
+        }
+        return postRun.postRun(pre, evidence, done);
+    }
+}

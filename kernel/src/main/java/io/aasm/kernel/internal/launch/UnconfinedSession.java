@@ -1,0 +1,106 @@
+package io.aasm.kernel.internal.launch;
+
+import io.aasm.kernel.internal.report.PostRunReports;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.report.IsolationReport;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A launch without a boundary: the JVM starts the program with the caller's environment and
+ * stdio. On Linux the JVM already reports a signalled child as 128+N, which is exactly the shell
+ * status we pass on, so the disposition is kept as that status.
+ */
+public final class UnconfinedSession implements LaunchSession {
+
+    private final Process process;
+    private final IsolationReport pre;
+    private final PostRunReports postRun;
+    private volatile ExitDisposition exit;
+
+    private UnconfinedSession(Process process, IsolationReport pre, PostRunReports postRun) {
+        this.process = process;
+        this.pre = pre;
+        this.postRun = postRun;
+    }
+
+    public static UnconfinedSession start(ExecutionSpec spec, IsolationReport pre, PostRunReports postRun)
+            throws LaunchException {
+        if (!(spec.stdio() instanceof Stdio.Inherit)) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR,
+                    "an unconfined launch can only inherit the caller's stdio; descriptors held for a remote caller"
+                            + " cannot be handed over");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(spec.program());
+        command.addAll(spec.args());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(new File(spec.workingDirectory())).inheritIO();
+        pb.environment().clear();
+        pb.environment().putAll(spec.environment());
+        try {
+            return new UnconfinedSession(pb.start(), pre, postRun);
+        } catch (IOException e) {
+            throw new LaunchException(kindOf(e), spec.program() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The JVM only reports errno in the message ("error=2, No such file or directory"). */
+    static LaunchFailureKind kindOf(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("error=2,")) {
+            return LaunchFailureKind.NOT_FOUND;
+        }
+        if (m.contains("error=13,") || m.contains("error=8,") || m.contains("error=20,")) {
+            return LaunchFailureKind.NOT_EXECUTABLE;
+        }
+        return LaunchFailureKind.BACKEND_ERROR;
+    }
+
+    @Override
+    public ExitDisposition await() throws InterruptedException {
+        ExitDisposition done = exit;
+        if (done == null) {
+            done = new ExitDisposition.Exited(process.waitFor());
+            exit = done;
+        }
+        return done;
+    }
+
+    @Override
+    public boolean terminate(TerminationRequest request) {
+        if (!process.isAlive()) {
+            return false;
+        }
+        process.descendants().forEach(h -> {
+            if (request == TerminationRequest.IMMEDIATE) {
+                h.destroyForcibly();
+            } else {
+                h.destroy();
+            }
+        });
+        if (request == TerminationRequest.IMMEDIATE) {
+            process.destroyForcibly();
+        } else {
+            process.destroy();
+        }
+        return true;
+    }
+
+    @Override
+    public IsolationReport postRunReport() {
+        ExitDisposition done = exit;
+        if (done == null) {
+            throw new IllegalStateException("postRunReport() is only meaningful after await() returned");
+        }
+        return postRun.postRun(pre, Optional.empty(), done);
+    }
+}

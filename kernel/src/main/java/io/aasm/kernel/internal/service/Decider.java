@@ -1,0 +1,116 @@
+package io.aasm.kernel.internal.service;
+
+import io.aasm.kernel.internal.launch.ProgramResolver;
+import io.aasm.kernel.internal.lowering.CredentialPlan;
+import io.aasm.kernel.internal.lowering.PolicyLowerer;
+import io.aasm.kernel.internal.negotiation.Negotiator;
+import io.aasm.kernel.internal.report.ReportBuilder;
+import io.aasm.kernel.internal.report.ReportContext;
+import io.aasm.kernel.internal.selection.InstalledBackend;
+import io.aasm.kernel.internal.selection.Selection;
+import io.aasm.kernel.internal.selection.Selector;
+import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.policy.DomainCoverage;
+import io.aasm.ports.policy.IsolationClass;
+import io.aasm.ports.policy.PolicyLoad;
+import io.aasm.ports.policy.PolicyLowering;
+import io.aasm.ports.policy.PolicySource;
+import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.RefusalEntry;
+import io.aasm.ports.report.TargetSummary;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * decide(): policy, lowering, program resolution, selection, negotiation and the pre-launch report,
+ * against snapshots of what is installed. Nothing here starts a process.
+ */
+final class Decider {
+
+    private final PolicyLoader loader = new PolicyLoader();
+    private final PolicyLowerer lowerer = new PolicyLowerer();
+    private final ProgramResolver resolver = new ProgramResolver();
+    private final Selector selector = new Selector(new Negotiator());
+    private final ReportBuilder reports = new ReportBuilder();
+
+    record Decided(LaunchDecision decision, Optional<PendingLaunches.Pending> pending) {
+    }
+
+    Decided decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
+                   WalkOrder order) {
+        PolicyLoad load = loader.load(request.policyFile(), sources);
+        if (load instanceof PolicyLoad.Rejected rejected) {
+            return new Decided(new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
+                    rejected.problems()), Optional.empty());
+        }
+        PolicyLowering lowering = lowerer.lower(((PolicyLoad.Loaded) load).policy());
+        IsolationClass isolation = request.isolation().or(lowering::isolation).orElse(IsolationClass.NONE);
+
+        String program = request.program();
+        Optional<PendingLaunches.Failure> failure = Optional.empty();
+        ProgramResolver.Resolution r = resolver.resolve(request.program(), request.workingDirectory(),
+                request.callerEnvironment());
+        if (r instanceof ProgramResolver.Resolution.Found f) {
+            program = f.path();
+        } else {
+            ProgramResolver.Resolution.Failed failed = (ProgramResolver.Resolution.Failed) r;
+            failure = Optional.of(new PendingLaunches.Failure(failed.kind(), failed.detail()));
+        }
+        CredentialPlan credentials = isolation == IsolationClass.NONE
+                ? CredentialPlan.unconfined(request.callerEnvironment())
+                : CredentialPlan.confined(request.callerEnvironment(), lowering.requirements());
+        ExecutionSpec spec = new ExecutionSpec(program, request.args(), request.workingDirectory(),
+                request.identity(), lowering.requirements(), credentials.environment(), credentials.posture(),
+                request.stdio());
+        ReportContext ctx = new ReportContext(isolation, request.identity(),
+                new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
+                credentials.posture());
+        PendingLaunches.Pending pending = new PendingLaunches.Pending(spec, failure);
+
+        if (isolation == IsolationClass.NONE) {
+            if (request.pinnedBackend().isPresent()) {
+                String message = "--isolation-backend " + request.pinnedBackend().get()
+                        + " names a backend, but --isolation is none. Add --isolation auto (or process),"
+                        + " or drop --isolation-backend.";
+                return refused(ctx, new RefusalEntry(Optional.empty(), "backend_pinned_without_boundary", message),
+                        message);
+            }
+            return new Decided(new LaunchDecision.Unconfined(reports.noBoundary(ctx)), Optional.of(pending));
+        }
+        if (lowering.requirements().isEmpty()) {
+            long inexpressible = lowering.domains().stream()
+                    .filter(d -> d.coverage() instanceof DomainCoverage.PolicyCannotExpress).count();
+            String message = "the effective policy (" + lowering.origin() + ") lowered to no execution requirement ("
+                    + inexpressible + " of " + CapabilityDomain.values().length + " capability domains cannot be"
+                    + " expressed by the policy schema at all); an unrestricted boundary is not what an empty"
+                    + " requirement set means";
+            return refused(ctx, new RefusalEntry(Optional.empty(), "no_requirements_lowered", message), message);
+        }
+        Selection selection = selector.select(isolation, request.pinnedBackend(), spec, backends, order);
+        if (selection instanceof Selection.Chosen chosen) {
+            IsolationReport report = reports.fromPlan(ctx, chosen.plan(), chosen.candidate().capabilities(),
+                    Optional.of(chosen.record()));
+            return new Decided(new LaunchDecision.Confined(chosen.plan(), report), Optional.of(pending));
+        }
+        Selection.NotChosen refused = (Selection.NotChosen) selection;
+        return new Decided(new LaunchDecision.Refused(reports.fromSelection(ctx, refused), refused.message()),
+                Optional.empty());
+    }
+
+    PolicyLowering lower(io.aasm.ports.policy.Policy policy) {
+        return lowerer.lower(policy);
+    }
+
+    PolicyLoad load(Optional<String> file, List<PolicySource> sources) {
+        return loader.load(file, sources);
+    }
+
+    private Decided refused(ReportContext ctx, RefusalEntry entry, String message) {
+        return new Decided(new LaunchDecision.Refused(reports.refusedBeforeSelection(ctx, entry), message),
+                Optional.empty());
+    }
+}

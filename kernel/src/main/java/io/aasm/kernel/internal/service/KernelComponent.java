@@ -1,0 +1,191 @@
+package io.aasm.kernel.internal.service;
+
+import io.aasm.kernel.internal.selection.Guarded;
+import io.aasm.kernel.internal.selection.InstalledBackend;
+import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.ports.backend.IsolationBackend;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.capability.BackendCapabilities;
+import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.kernel.PolicyCheck;
+import io.aasm.ports.policy.PolicyLoad;
+import io.aasm.ports.policy.PolicySource;
+import io.aasm.ports.report.ReportRenderer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The kernel service. Backends, policy sources and renderers are tracked dynamically (greedy, so a
+ * bundle that appears later is bound without a restart); every call works on a snapshot of the
+ * volatile lists taken at its start.
+ */
+@Component(service = IsolationKernel.class, immediate = true, configurationPid = KernelConfig.PID)
+@Designate(ocd = KernelConfig.class)
+public final class KernelComponent implements IsolationKernel {
+
+    static final String WALK_PROPERTY = "aasm.auto.walk";
+    static final String BACKEND_ID = "aasm.backend.id";
+    static final String BACKEND_RANKING = "aasm.backend.ranking";
+    static final String FORMAT_NAME = "aasm.report.format.name";
+
+    private final Function<String, String> properties;
+    private final Decider decider = new Decider();
+    private final Launcher launcher = new Launcher();
+    private final PendingLaunches pending = new PendingLaunches();
+    private volatile WalkOrder walkOrder;
+    private volatile List<InstalledBackend> backends = List.of();
+    private volatile List<PolicySource> sources = List.of();
+    private volatile List<Map.Entry<String, ReportRenderer>> renderers = List.of();
+
+    @Activate
+    public KernelComponent(KernelConfig config, BundleContext context) {
+        this(config, context::getProperty);
+    }
+
+    /** For tests and embedding: {@code properties} stands in for framework properties. */
+    public KernelComponent(KernelConfig config, Function<String, String> properties) {
+        this.properties = properties;
+        modified(config);
+    }
+
+    @Modified
+    void modified(KernelConfig config) {
+        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(WALK_PROPERTY)), config.auto_walk());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addBackend(IsolationBackend backend, Map<String, Object> props) {
+        List<InstalledBackend> next = new ArrayList<>(backends);
+        next.add(new InstalledBackend(idOf(backend, props), rankingOf(props), backend));
+        backends = List.copyOf(next);
+    }
+
+    public synchronized void removeBackend(IsolationBackend backend) {
+        backends = backends.stream().filter(b -> b.backend() != backend).toList();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addPolicySource(PolicySource source) {
+        List<PolicySource> next = new ArrayList<>(sources);
+        next.add(source);
+        sources = List.copyOf(next);
+    }
+
+    public synchronized void removePolicySource(PolicySource source) {
+        sources = sources.stream().filter(s -> s != source).toList();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        Object name = props.get(FORMAT_NAME);
+        String format = name != null ? name.toString()
+                : Guarded.call("format()", renderer::format) instanceof Guarded.Ok<String> ok ? ok.value() : "";
+        List<Map.Entry<String, ReportRenderer>> next = new ArrayList<>(renderers);
+        next.add(Map.entry(format, renderer));
+        renderers = List.copyOf(next);
+    }
+
+    public synchronized void removeRenderer(ReportRenderer renderer) {
+        renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
+    }
+
+    @Override
+    public PolicyCheck checkPolicy(String policyFile) {
+        PolicyLoad load = decider.load(Optional.of(policyFile), sources);
+        if (load instanceof PolicyLoad.Rejected r) {
+            return new PolicyCheck(policyFile, Optional.empty(), r.problems());
+        }
+        return new PolicyCheck(policyFile, Optional.of(decider.lower(((PolicyLoad.Loaded) load).policy())), List.of());
+    }
+
+    @Override
+    public LaunchDecision decide(LaunchRequest request) {
+        Decider.Decided d = decider.decide(request, sources, backends, walkOrder);
+        d.pending().ifPresent(p -> pending.put(d.decision(), p));
+        return d.decision();
+    }
+
+    @Override
+    public LaunchSession launch(LaunchDecision decision) throws LaunchException {
+        return launcher.launch(decision, pending.get(decision), backends);
+    }
+
+    @Override
+    public List<BackendStatus> backends() {
+        return backends.stream().map(b -> status(b, false)).toList();
+    }
+
+    @Override
+    public Optional<BackendStatus> probe(String backendId, boolean refresh) {
+        return backends.stream().filter(b -> b.id().equals(backendId)).findFirst().map(b -> status(b, refresh));
+    }
+
+    @Override
+    public Optional<ReportRenderer> renderer(String format) {
+        return renderers.stream().filter(e -> e.getKey().equals(format)).map(Map.Entry::getValue).findFirst();
+    }
+
+    @Override
+    public List<String> autoWalkOrder() {
+        return walkOrder.candidates(backends);
+    }
+
+    private static BackendStatus status(InstalledBackend b, boolean refresh) {
+        var identity = Guarded.call("identity()", b.backend()::identity);
+        Guarded<BackendCapabilities> caps = refresh
+                ? Guarded.call("refreshCapabilities()", b.backend()::refreshCapabilities)
+                : Guarded.call("capabilities()", b.backend()::capabilities);
+        List<String> faults = new ArrayList<>();
+        if (identity instanceof Guarded.Fault<?> f) {
+            faults.add(f.message());
+        }
+        if (caps instanceof Guarded.Fault<?> f) {
+            faults.add(f.message());
+        }
+        return new BackendStatus(b.id(),
+                identity instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok ? Optional.of(ok.value())
+                        : Optional.empty(),
+                caps instanceof Guarded.Ok<BackendCapabilities> ok ? Optional.of(ok.value()) : Optional.empty(),
+                faults.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", faults)));
+    }
+
+    private static String idOf(IsolationBackend backend, Map<String, Object> props) {
+        Object id = props.get(BACKEND_ID);
+        if (id != null) {
+            return id.toString();
+        }
+        return Guarded.call("identity()", backend::identity) instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok
+                ? ok.value().id() : "unidentified-backend";
+    }
+
+    private static int rankingOf(Map<String, Object> props) {
+        Object r = props.get(BACKEND_RANKING);
+        if (r instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return r == null ? 0 : Integer.parseInt(r.toString().trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

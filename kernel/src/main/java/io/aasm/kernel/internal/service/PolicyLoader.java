@@ -1,0 +1,53 @@
+package io.aasm.kernel.internal.service;
+
+import io.aasm.kernel.internal.selection.Guarded;
+import io.aasm.ports.policy.Policy;
+import io.aasm.ports.policy.PolicyLoad;
+import io.aasm.ports.policy.PolicyProblem;
+import io.aasm.ports.policy.PolicySource;
+import io.aasm.ports.policy.SourceLocation;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Finds the policy source for a file and loads it; a source that throws is a problem, not a crash. */
+final class PolicyLoader {
+
+    static final String NO_POLICY = "<none>";
+
+    PolicyLoad load(Optional<String> file, List<PolicySource> sources) {
+        if (file.isEmpty()) {
+            return new PolicyLoad.Loaded(Policy.empty(NO_POLICY));
+        }
+        String name = file.get();
+        Path path;
+        try {
+            path = Path.of(name);
+        } catch (InvalidPathException e) {
+            return problem(name, "not a valid path: " + e.getReason(), "name the policy file by a valid path");
+        }
+        Optional<PolicySource> source = sources.stream()
+                .filter(s -> Guarded.call("accepts()", () -> s.accepts(path)) instanceof Guarded.Ok<Boolean> ok
+                        && ok.value())
+                .findFirst();
+        if (source.isEmpty()) {
+            String formats = sources.stream().map(s -> Guarded.call("format()", s::format))
+                    .map(g -> g instanceof Guarded.Ok<String> ok ? ok.value() : "<faulty source>")
+                    .sorted().collect(Collectors.joining(", "));
+            return problem(name, "no installed policy source reads this file (installed formats: "
+                    + (formats.isEmpty() ? "<none>" : formats) + ")",
+                    "use a file name the installed formats accept (for example policy.yaml), or install the format");
+        }
+        Guarded<PolicyLoad> loaded = Guarded.call("load()", () -> source.get().load(path));
+        if (loaded instanceof Guarded.Fault<PolicyLoad> f) {
+            return problem(name, "the policy source failed: " + f.message(), "report this as a bug in the policy source");
+        }
+        return ((Guarded.Ok<PolicyLoad>) loaded).value();
+    }
+
+    private static PolicyLoad problem(String file, String message, String hint) {
+        return new PolicyLoad.Rejected(List.of(new PolicyProblem(new SourceLocation(file, 0, 0), message, hint)));
+    }
+}
