@@ -27,10 +27,12 @@ final class Describe {
     static final Comparator<ControlRequirement> REQUIREMENT_ORDER = Comparator.comparing(ControlRequirement::domain)
             .thenComparing(Describe::requirement);
 
-    /** Launch-wide refusals first, then domain order; the kernel's list order carries no meaning. */
-    static final Comparator<RefusalEntry> REFUSAL_ORDER = Comparator
-            .comparingInt((RefusalEntry e) -> e.domain().map(d -> d.ordinal() + 1).orElse(0))
-            .thenComparing(RefusalEntry::reason).thenComparing(RefusalEntry::detail);
+    /**
+     * Launch-wide refusals first, in the kernel's order (a summary, then candidates in walk order),
+     * then per-domain refusals in domain order. Sorting is stable, so nothing else is reordered.
+     */
+    static final Comparator<RefusalEntry> REFUSAL_ORDER =
+            Comparator.comparingInt((RefusalEntry e) -> e.domain().map(d -> d.ordinal() + 1).orElse(0));
 
     private Describe() {
     }

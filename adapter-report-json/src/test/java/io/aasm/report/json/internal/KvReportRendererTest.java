@@ -58,7 +58,9 @@ class KvReportRendererTest {
     @Test
     void refusedReportListsEveryRefusalAndCandidate() {
         Map<String, String> kv = parse(renderer.render(Fixtures.refused()));
-        assertEquals("5", kv.get("refusal_count"));
+        assertEquals("7", kv.get("refusal_count"));
+        assertEquals("no_backend_eligible", kv.get("refusal.0.reason"));
+        assertEquals("network_egress", kv.get("refusal.3.domain"));
         assertFalse(kv.containsKey("refusal.0.domain"), "a launch-wide refusal has no domain key");
         assertEquals("3", kv.get("backend_selection.considered_count"));
         assertEquals("4", kv.get("backend_selection.considered.1.unmet_domain_count"));

@@ -6,6 +6,7 @@ import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.report.ControlState;
+import io.aasm.ports.report.RefusalEntry;
 import io.aasm.ports.report.RequestedControl;
 import java.util.Comparator;
 import java.util.List;
@@ -21,6 +22,17 @@ final class Describe {
             .thenComparing(g -> g.protocol().token())
             .thenComparingInt(EgressGrant::portFrom)
             .thenComparingInt(EgressGrant::portTo);
+
+    /** Requirements in domain order; ties (duplicate domains) by their rendering. */
+    static final Comparator<ControlRequirement> REQUIREMENT_ORDER = Comparator.comparing(ControlRequirement::domain)
+            .thenComparing(Describe::requirement);
+
+    /**
+     * Launch-wide refusals first, in the kernel's order (a summary, then candidates in walk order),
+     * then per-domain refusals in domain order. Sorting is stable, so nothing else is reordered.
+     */
+    static final Comparator<RefusalEntry> REFUSAL_ORDER =
+            Comparator.comparingInt((RefusalEntry e) -> e.domain().map(d -> d.ordinal() + 1).orElse(0));
 
     private Describe() {
     }

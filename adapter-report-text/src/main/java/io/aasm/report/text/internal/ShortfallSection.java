@@ -3,16 +3,10 @@ package io.aasm.report.text.internal;
 import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.RefusalEntry;
-import java.util.Comparator;
 import java.util.List;
 
 /** What is not enforced as requested: degraded and unsupported controls, refusals, unmeasured rows. */
 final class ShortfallSection {
-    static final Comparator<RefusalEntry> REFUSAL_ORDER = Comparator
-            .comparingInt((RefusalEntry e) -> e.domain().map(d -> d.ordinal() + 1).orElse(0))
-            .thenComparing(RefusalEntry::reason).thenComparing(RefusalEntry::detail);
-
     private ShortfallSection() {
     }
 
@@ -27,8 +21,8 @@ final class ShortfallSection {
             }
         }
         if (!r.refusals().isEmpty()) {
-            out.add("refused before launch — the exact required capabilities that are missing:");
-            r.refusals().stream().sorted(REFUSAL_ORDER).forEach(e -> out.item(
+            out.add("refused before launch — every reason, launch-wide first; nothing was started:");
+            r.refusals().stream().sorted(Describe.REFUSAL_ORDER).forEach(e -> out.item(
                     e.domain().map(d -> d.token()).orElse("launch") + ": " + e.reason() + " — " + e.detail()));
         }
     }

@@ -27,7 +27,8 @@ import java.util.function.UnaryOperator;
  * package line) in adapter-report-text and adapter-report-json, so every format renders the same data.
  */
 final class Fixtures {
-    static final List<String> NAMES = List.of("no_boundary", "ready", "degraded", "refused", "post_run", "ambient");
+    static final List<String> NAMES = List.of("no_boundary", "ready", "degraded", "refused", "post_run", "ambient",
+            "unavailable", "not_derived");
 
     private Fixtures() {
     }
@@ -40,6 +41,8 @@ final class Fixtures {
             case "refused" -> refused();
             case "post_run" -> postRun();
             case "ambient" -> ambient();
+            case "unavailable" -> unavailable();
+            case "not_derived" -> notDerived();
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -234,7 +237,11 @@ final class Fixtures {
         stated.sort(Comparator.comparing(DomainProjection::domain));
         return report(ReportStage.PRE_LAUNCH, ReportedPosture.REFUSED, Optional.empty(), IsolationClass.AUTO,
                 Optional.empty(), Optional.empty(), Optional.of(sel), r, rows(stated.toArray(DomainProjection[]::new)),
-                List.of(new RefusalEntry(Optional.of(RESOURCE), "prerequisite_unsatisfied",
+                List.of(new RefusalEntry(Optional.empty(), "no_backend_eligible",
+                                "3 candidate(s) considered, none can plan this launch"),
+                        new RefusalEntry(Optional.empty(), "rejected_unavailable",
+                                "sandlock: unavailable: no sandlock executable on PATH"),
+                        new RefusalEntry(Optional.of(RESOURCE), "prerequisite_unsatisfied",
                                 "aasm-native: no delegated cgroup v2 subtree"),
                         new RefusalEntry(Optional.of(NETWORK_EGRESS), "domain_unsupported",
                                 "aasm-native: no network egress mechanism"),
@@ -242,8 +249,7 @@ final class Fixtures {
                                 "aasm-native: process count is only observed"),
                         new RefusalEntry(Optional.of(NAME_RESOLUTION), "no_capability_reported",
                                 "aasm-native reported nothing for name_resolution; unknown is not unsupported"),
-                        new RefusalEntry(Optional.empty(), "no_eligible_backend",
-                                "--isolation auto walked 3 candidate(s) and none can plan this launch")),
+                        new RefusalEntry(Optional.empty(), "not_installed", "aasm-macos-vm: not installed")),
                 List.of(), creds(List.of(), List.of(), List.of()), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
@@ -296,6 +302,34 @@ final class Fixtures {
                 Optional.empty(), Optional.empty());
     }
 
+    static IsolationReport unavailable() {
+        ControlRequirement write = req(FILESYSTEM_WRITE, paths("/workspace/build", "/tmp"));
+        List<DomainProjection> nine = new ArrayList<>();
+        for (CapabilityDomain d : CapabilityDomain.values()) {
+            RequestedControl rq = d == FILESYSTEM_WRITE ? new RequestedControl.Stated(write) : notStated(d);
+            nine.add(unmeasured(d, rq, UnmeasuredReason.NO_BACKEND_SELECTED, "the pinned backend is unavailable"));
+        }
+        String why = "no sandlock executable on PATH; install it or set AA_SANDLOCK_BIN";
+        return report(ReportStage.PRE_LAUNCH, ReportedPosture.REFUSED, Optional.empty(), IsolationClass.PROCESS,
+                Optional.empty(), Optional.of(why), Optional.of(new BackendSelection(SelectionMode.EXPLICIT,
+                        List.of(new ConsideredBackend("sandlock", CandidateVerdict.REJECTED_UNAVAILABLE, why,
+                                List.of())))), List.of(write), nine,
+                List.of(new RefusalEntry(Optional.empty(), "backend_unavailable", "sandlock: " + why)), List.of(),
+                creds(List.of(), List.of(), List.of()), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    static IsolationReport notDerived() {
+        List<DomainProjection> nine = new ArrayList<>();
+        for (CapabilityDomain d : CapabilityDomain.values()) {
+            nine.add(unmeasured(d, new RequestedControl.NotDerived(), UnmeasuredReason.NO_BACKEND_SELECTED, ""));
+        }
+        return report(ReportStage.PRE_LAUNCH, ReportedPosture.REFUSED, Optional.of("preview only: the policy did not load"),
+                IsolationClass.AUTO, Optional.empty(), Optional.empty(), Optional.empty(), List.of(), nine,
+                List.of(new RefusalEntry(Optional.empty(), "policy_invalid",
+                        "/etc/aasm/policy.yaml:4:3: unknown key `filesytem`; did you mean `filesystem`?")),
+                List.of(), creds(List.of(), List.of(), List.of()), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
     // ---- reordering, for determinism checks --------------------------------------------------
 
     /** The same report with every order-free collection reversed. */
@@ -307,9 +341,16 @@ final class Fixtures {
                 d.claim(), d.evidence(), d.mechanism(), d.limitations(), d.policyGaps()) : d).toList();
         return new IsolationReport(r.schema(), r.stage(), r.posture(), r.postureDetail(), r.isolationClass(),
                 r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
-                rev(r.requested().stream().map(rq).toList()), rows, rev(r.refusals()), rev(r.unmapped()),
+                rev(r.requested().stream().map(rq).toList()), rows, domainRefusalsReversed(r.refusals()), rev(r.unmapped()),
                 r.credentials(), r.descriptors().map(f -> new DescriptorInventory(f.complete(), rev(f.kept()),
                 rev(f.sealed()), rev(f.residual()))), r.outcome(), r.evidence());
+    }
+
+    /** Launch-wide refusals keep their order (it tells a story); per-domain ones are order-free. */
+    private static List<RefusalEntry> domainRefusalsReversed(List<RefusalEntry> in) {
+        List<RefusalEntry> out = new ArrayList<>(in.stream().filter(e -> e.domain().isEmpty()).toList());
+        out.addAll(rev(in.stream().filter(e -> e.domain().isPresent()).toList()));
+        return out;
     }
 
     private static Scope reversed(Scope s) {
