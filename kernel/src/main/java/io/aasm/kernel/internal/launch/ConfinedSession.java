@@ -38,7 +38,7 @@ public final class ConfinedSession implements LaunchSession {
                     done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
                             "the backend returned no exit disposition");
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | LinkageError e) {
                 done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
                         "supervision failed: waitFor() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
@@ -51,7 +51,7 @@ public final class ConfinedSession implements LaunchSession {
     public boolean terminate(TerminationRequest request) {
         try {
             return backend.terminate(handle, request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return false;
         }
     }
@@ -63,11 +63,16 @@ public final class ConfinedSession implements LaunchSession {
             throw new IllegalStateException("postRunReport() is only meaningful after await() returned");
         }
         Optional<EnforcementEvidence> evidence;
+        Optional<String> fault = Optional.empty();
         try {
             evidence = Optional.ofNullable(backend.evidence(handle));
-        } catch (RuntimeException e) {
+            if (evidence.isEmpty()) {
+                fault = Optional.of("the backend's evidence() returned nothing");
+            }
+        } catch (RuntimeException | LinkageError e) {
             evidence = Optional.empty();
+            fault = Optional.of("evidence() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        return postRun.postRun(pre, evidence, done);
+        return postRun.postRun(pre, evidence, done, fault);
     }
 }

@@ -13,6 +13,7 @@ import io.aasm.ports.plan.LaunchPosture;
 import io.aasm.ports.plan.PlanRefusal;
 import io.aasm.ports.plan.PlanResult;
 import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.plan.RefusalReason;
 import io.aasm.ports.plan.RequirementOutcome;
 import io.aasm.ports.plan.UnmetRequirement;
 import io.aasm.ports.policy.ControlRequirement;
@@ -33,8 +34,15 @@ public final class Negotiator {
     public Negotiation negotiate(ExecutionSpec spec, BackendIdentity backend, BackendCapabilities caps,
                                  Function<ControlRequirement, List<String>> lowering) {
         if (caps.availability() instanceof Availability.Unavailable u) {
-            PlanRefusal refusal = new PlanRefusal(backend.id(), Optional.of(u.reason()), List.of());
-            return new Negotiation(new PlanResult.Refused(refusal), List.of());
+            // Nothing can be met on an unavailable backend, whatever each requirement's posture.
+            String detail = "the `" + backend.id() + "` backend is unavailable on this host: " + u.reason();
+            List<UnmetRequirement> unmet = spec.requirements().stream()
+                    .map(r -> new UnmetRequirement(r, RefusalReason.BACKEND_UNAVAILABLE, detail)).toList();
+            List<PlannedRequirement> outcomes = spec.requirements().stream()
+                    .map(r -> new PlannedRequirement(r, new RequirementOutcome.Unmet(RefusalReason.BACKEND_UNAVAILABLE,
+                            detail), List.of())).toList();
+            return new Negotiation(new PlanResult.Refused(new PlanRefusal(backend.id(), Optional.of(u.reason()),
+                    unmet)), outcomes);
         }
         List<PlannedRequirement> outcomes = new ArrayList<>();
         List<UnmetRequirement> unmet = new ArrayList<>();

@@ -24,6 +24,12 @@ public final class PostRunReports {
 
     public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
                                    ExitDisposition exit) {
+        return postRun(pre, evidence, exit, Optional.empty());
+    }
+
+    /** {@code evidenceFault} names why the backend could not show its evidence (it is then absent). */
+    public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
+                                   ExitDisposition exit, Optional<String> evidenceFault) {
         List<DomainProjection> rows = new ArrayList<>();
         boolean shortfall = false;
         for (DomainProjection row : pre.domains()) {
@@ -42,6 +48,9 @@ public final class PostRunReports {
         if (posture == ReportedPosture.READY && shortfall) {
             posture = ReportedPosture.DEGRADED;
             detail = Optional.of("the backend's evidence reports a degraded or unsupported control at run time");
+        }
+        if (evidenceFault.isPresent()) {
+            detail = Optional.of(detail.map(d -> d + "; ").orElse("") + "no evidence: " + evidenceFault.get());
         }
         return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence);
     }
@@ -71,7 +80,12 @@ public final class PostRunReports {
 
     static RunOutcome outcome(ExitDisposition exit) {
         if (exit instanceof ExitDisposition.Exited e) {
-            return new RunOutcome("exited", e.shellStatus(), "exit status " + e.code());
+            String detail = "exit status " + e.code();
+            if (e.code() > 128) {
+                // The JVM reports death by signal N as 128+N; say so rather than guess which it was.
+                detail += " (also the status of a program killed by signal " + (e.code() - 128) + ")";
+            }
+            return new RunOutcome("exited", e.shellStatus(), detail);
         }
         if (exit instanceof ExitDisposition.Signalled s) {
             return new RunOutcome("signalled", s.shellStatus(), "killed by signal " + s.signal());

@@ -11,6 +11,8 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedExecution;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchSession;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,6 +30,12 @@ final class Launcher {
         if (decision instanceof LaunchDecision.PolicyRejected || decision instanceof LaunchDecision.Refused) {
             throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED,
                     "a refused decision cannot be launched; nothing was started");
+        }
+        String workdir = decision instanceof LaunchDecision.Confined c0 ? c0.plan().spec().workingDirectory()
+                : pending.map(p -> p.spec().workingDirectory()).orElse("/");
+        if (!Files.isDirectory(Path.of(workdir))) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the working directory " + workdir
+                    + " is not a directory; nothing was started");
         }
         if (pending.isPresent() && pending.get().failure().isPresent()) {
             PendingLaunches.Failure f = pending.get().failure().get();
@@ -49,13 +57,17 @@ final class Launcher {
         PreparedExecution prepared;
         try {
             prepared = backend.prepare(c.plan());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             throw fault(id, "prepare()", e);
+        }
+        if (prepared == null) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the `" + id + "` backend's prepare()"
+                    + " returned nothing; nothing was started");
         }
         ExecutionHandle handle;
         try {
             handle = backend.spawn(prepared);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             throw fault(id, "spawn()", e);
         }
         if (handle == null) {
@@ -65,7 +77,7 @@ final class Launcher {
         return new ConfinedSession(backend, handle, c.report(), postRun);
     }
 
-    private static LaunchException fault(String id, String call, RuntimeException e) {
+    private static LaunchException fault(String id, String call, Throwable e) {
         return new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the `" + id + "` backend failed: " + call
                 + " threw " + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
     }

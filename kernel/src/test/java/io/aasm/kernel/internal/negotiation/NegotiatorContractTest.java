@@ -133,6 +133,10 @@ class NegotiatorContractTest {
         PlanRefusal r = refusal(negotiate(spec(req(D)),
                 BackendCapabilities.unavailable("not on this host", PlatformBoundary.SHARED_HOST_KERNEL)));
         assertEquals(Optional.of("not on this host"), r.backendUnavailable());
+        PlanRefusal two = refusal(negotiate(spec(req(D), req(CapabilityDomain.IPC, RequirementPosture.OPTIONAL)),
+                BackendCapabilities.unavailable("not on this host", PlatformBoundary.SHARED_HOST_KERNEL)));
+        assertEquals(List.of(RefusalReason.BACKEND_UNAVAILABLE, RefusalReason.BACKEND_UNAVAILABLE),
+                two.unmet().stream().map(u -> u.reason()).toList(), "every requirement is unmet, whatever its posture");
     }
 
     @Test

@@ -94,7 +94,17 @@ class PostRunReportsTest {
     }
 
     @Test
+    void anEvidenceFaultIsNamedInThePostRunReport() {
+        IsolationReport r = post.postRun(pre(), Optional.empty(), new ExitDisposition.Exited(0),
+                Optional.of("evidence() threw IllegalStateException: gone"));
+        assertEquals(true, r.postureDetail().orElseThrow().contains("no evidence: evidence() threw"));
+        assertEquals(ClaimTerm.UNMEASURED, r.row(W).claim());
+    }
+
+    @Test
     void outcomeIsRecordedWithItsShellStatus() {
+        assertEquals("exit status 143 (also the status of a program killed by signal 15)", post.postRun(pre(),
+                Optional.empty(), new ExitDisposition.Exited(143)).outcome().orElseThrow().detail());
         assertEquals(143, post.postRun(pre(), Optional.empty(), new ExitDisposition.Signalled(15)).outcome()
                 .orElseThrow().shellStatus());
         assertEquals("not_started", post.postRun(pre(), Optional.empty(),

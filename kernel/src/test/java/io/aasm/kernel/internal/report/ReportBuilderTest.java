@@ -197,7 +197,10 @@ class ReportBuilderTest {
         assertEquals(RefusalReason.BACKEND_UNAVAILABLE,
                 assertInstanceOf(ControlState.Unsupported.class, r.row(W).state()).reason());
         assertInstanceOf(ControlState.Unmeasured.class, r.row(CapabilityDomain.IPC).state());
-        assertEquals("backend_unavailable", r.refusals().get(0).reason());
+        assertEquals(List.of("backend_unavailable", "backend_unavailable", "backend_unavailable"),
+                r.refusals().stream().map(RefusalEntry::reason).toList());
+        assertEquals(List.of(Optional.empty(), Optional.of(W), Optional.of(E)),
+                r.refusals().stream().map(RefusalEntry::domain).toList());
     }
 
     @Test

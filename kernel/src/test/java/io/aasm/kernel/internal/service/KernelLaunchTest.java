@@ -110,6 +110,30 @@ class KernelLaunchTest {
     }
 
     @Test
+    void aMissingWorkingDirectoryFailsBeforeAnythingStarts() {
+        KernelComponent k = kernel();
+        LaunchDecision d = unconfined(k, "true", List.of(), dir.resolve("absent").toString());
+        LaunchException e = assertThrows(LaunchException.class, () -> k.launch(d));
+        assertEquals(LaunchFailureKind.BACKEND_ERROR, e.kind());
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+    }
+
+    @Test
+    void aBackendWhoseEvidenceThrowsStillGivesAPostRunReportNamingTheFault() throws Exception {
+        KernelComponent k = kernel();
+        sources(k).with("p.test", policy(Optional.empty(),
+                stmt(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of(dir.toString())))));
+        TestBackend alpha = new TestBackend("alpha", Caps.allStrong()).throwing("evidence");
+        bind(k, alpha, 0);
+        LaunchSession s = k.launch(k.decide(request(Optional.of(IsolationClass.AUTO), Optional.empty(),
+                Optional.of("p.test"), "true", List.of(), dir.toString())));
+        assertEquals(0, s.await().shellStatus());
+        IsolationReport post = s.postRunReport();
+        assertTrue(post.postureDetail().orElseThrow().contains("evidence() threw IllegalStateException"));
+        assertTrue(post.evidence().isEmpty());
+    }
+
+    @Test
     void aRefusedDecisionCannotBeLaunched() {
         KernelComponent k = kernel();
         LaunchDecision d = k.decide(request(IsolationClass.AUTO, null));
