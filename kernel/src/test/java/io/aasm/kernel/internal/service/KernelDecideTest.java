@@ -125,6 +125,19 @@ class KernelDecideTest {
     }
 
     @Test
+    void environmentValuesNeverAppearInDecisionsOrReports() {
+        KernelComponent k = withPolicy(Optional.empty());
+        bind(k, new TestBackend("alpha", Caps.allStrong()), 0);
+        for (IsolationClass c : IsolationClass.values()) {
+            LaunchDecision d = k.decide(request(c, POLICY));
+            assertFalse(d.toString().contains("t0k3n-value"), c + ": " + d);
+        }
+        LaunchDecision.Unconfined u = assertInstanceOf(LaunchDecision.Unconfined.class,
+                k.decide(request(IsolationClass.NONE, POLICY)));
+        assertEquals(java.util.Set.of("API_TOKEN"), u.report().credentials().ambientUnremoved());
+    }
+
+    @Test
     void backendsAndProbeReportFaultsAsValues() {
         KernelComponent k = kernel();
         TestBackend ok = new TestBackend("alpha", Caps.allStrong());
