@@ -1,0 +1,93 @@
+package io.aasm.cli.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+
+/**
+ * Brings the bundle cache in line with the jars on disk: installs new jars, updates changed ones,
+ * uninstalls bundles whose jar is gone (a backend removed from deploy/ must not linger in the cache).
+ * Jars are installed by {@code reference:}, so Felix reads them in place instead of copying them.
+ */
+final class BundleSet {
+    private final Map<String, File> wanted = new LinkedHashMap<>();
+    final List<String> problems = new ArrayList<>();
+
+    /** Adds every *.jar of a folder (sorted), minus names starting with one of the excluded prefixes. */
+    BundleSet addFolder(Path dir, List<String> excludedPrefixes) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return this;
+        }
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.jar")) {
+            ds.forEach(jars::add);
+        }
+        jars.sort(null);
+        for (Path jar : jars) {
+            String name = jar.getFileName().toString();
+            if (excludedPrefixes.stream().noneMatch(name::startsWith)) {
+                File f = jar.toAbsolutePath().normalize().toFile();
+                wanted.put("reference:" + f.toURI(), f);
+            }
+        }
+        return this;
+    }
+
+    /** Call between {@code init()} and {@code start()}. */
+    void reconcile(BundleContext ctx) {
+        Map<String, Bundle> installed = new HashMap<>();
+        for (Bundle b : ctx.getBundles()) {
+            if (b.getBundleId() != 0) {
+                installed.put(b.getLocation(), b);
+            }
+        }
+        for (Map.Entry<String, Bundle> e : installed.entrySet()) {
+            if (!wanted.containsKey(e.getKey())) {
+                attempt(e.getValue().getLocation(), () -> e.getValue().uninstall());
+            }
+        }
+        for (Map.Entry<String, File> e : wanted.entrySet()) {
+            Bundle b = installed.get(e.getKey());
+            if (b == null) {
+                attempt(e.getKey(), () -> ctx.installBundle(e.getKey()));
+            } else if (e.getValue().lastModified() > b.getLastModified()) {
+                attempt(e.getKey(), b::update);
+            }
+        }
+    }
+
+    /** Starts every non-fragment bundle; a bundle that cannot start is a problem, not a crash. */
+    void startAll(BundleContext ctx) {
+        for (Bundle b : ctx.getBundles()) {
+            if (b.getBundleId() == 0 || b.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
+                continue;
+            }
+            if (b.getState() != Bundle.ACTIVE) {
+                attempt(b.getSymbolicName(), b::start);
+            }
+        }
+    }
+
+    private interface Action {
+        void run() throws BundleException;
+    }
+
+    private void attempt(String what, Action action) {
+        try {
+            action.run();
+        } catch (BundleException | RuntimeException e) {
+            problems.add(what + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.aasm.cli.launcher;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Exclusive use of a Felix bundle cache. Felix 7 does not stop two processes from sharing one cache
+ * (it ignores a failed tryLock), so the launcher guards the shared cache with its own lock and gives a
+ * concurrent run a private, throw-away cache instead of waiting.
+ */
+final class CacheLease implements AutoCloseable {
+    private final Path storage;
+    private final FileChannel channel;
+    private final FileLock lock;
+    private final boolean temporary;
+
+    private CacheLease(Path storage, FileChannel channel, FileLock lock, boolean temporary) {
+        this.storage = storage;
+        this.channel = channel;
+        this.lock = lock;
+        this.temporary = temporary;
+    }
+
+    static CacheLease acquire(Path cacheRoot, String name) throws IOException {
+        try {
+            Files.createDirectories(cacheRoot);
+            FileChannel ch = FileChannel.open(cacheRoot.resolve(name + ".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock l = ch.tryLock();
+            if (l != null) {
+                return new CacheLease(cacheRoot.resolve(name), ch, l, false);
+            }
+            ch.close();
+        } catch (IOException | SecurityException e) {
+            // an unwritable cache directory must not stop a launch; fall through to a private cache
+        }
+        return new CacheLease(Files.createTempDirectory("aasm-felix-"), null, null, true);
+    }
+
+    Path storage() {
+        return storage;
+    }
+
+    boolean temporary() {
+        return temporary;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (lock != null) {
+                lock.release();
+            }
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException e) {
+            // the lock dies with the process anyway
+        }
+        if (temporary) {
+            deleteTree(storage);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temp directory left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.aasm.cli.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.ToIntFunction;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * {@code bin/aasm}: boots embedded Felix, runs one command through the headless entry service of the
+ * distribution bundle, stops and exits with the command's status. {@code aasm shell} instead starts
+ * the Gogo shell and FileInstall and returns when the shell stops the framework.
+ *
+ * <p>The entry service is looked up by JDK types only ({@code ToIntFunction<Map<String,Object>>} with
+ * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle.
+ */
+public final class Main {
+    static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
+    private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.", "org.apache.felix.fileinstall");
+    private static final int FAILED_BEFORE_START = 125;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        // Keep the real streams: Gogo's ThreadIO replaces System.out/err once it starts.
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        InputStream in = System.in;
+        boolean shell = args.length == 1 && args[0].equals("shell");
+        boolean verbose = System.getenv("AASM_DEBUG") != null;
+        int rc = FAILED_BEFORE_START;
+        Framework fw = null;
+        CacheLease lease = null;
+        StderrLogger logger = new StderrLogger(err, verbose);
+        try {
+            Path home = home();
+            String version = System.getProperty("aasm.version", Main.class.getPackage().getImplementationVersion());
+            lease = CacheLease.acquire(cacheRoot(), "felix-" + version + (shell ? "-shell-" : "-cli-")
+                    + Integer.toHexString(home.toString().hashCode()));
+            Map<String, Object> config = config(home, version, lease, shell, logger);
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Map<String, String> raw = (Map) config;
+            fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
+            fw.init();
+            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : SHELL_ONLY);
+            if (!shell) {
+                // The one-shot CLI installs deploy/ itself, synchronously, so every run sees the same set.
+                set.addFolder(home.resolve("deploy"), List.of());
+            }
+            set.reconcile(fw.getBundleContext());
+            fw.start();
+            set.startAll(fw.getBundleContext());
+            for (String p : set.problems) {
+                err.println("aasm: warning: bundle " + p);
+            }
+            if (shell) {
+                fw.waitForStop(0);
+                rc = 0;
+            } else {
+                rc = runHeadless(fw.getBundleContext(), args, in, out, err, logger);
+            }
+        } catch (Throwable t) {
+            err.println("aasm: internal error before the program started: " + t);
+            if (verbose) {
+                t.printStackTrace(err);
+            }
+            rc = FAILED_BEFORE_START;
+        } finally {
+            stop(fw);
+            if (lease != null) {
+                lease.close();
+            }
+            out.flush();
+            err.flush();
+            System.exit(rc);
+        }
+    }
+
+    private static int runHeadless(BundleContext ctx, String[] args, InputStream in, PrintStream out, PrintStream err,
+                                   StderrLogger logger) throws Exception {
+        ServiceTracker<Object, Object> tracker = new ServiceTracker<>(ctx, ctx.createFilter(ENTRY_FILTER), null);
+        tracker.open();
+        try {
+            long timeout = Long.getLong("aasm.start.timeout.ms", 20_000);
+            Object entry = tracker.waitForService(timeout);
+            if (entry == null) {
+                err.println("aasm: the aasm command bundle did not start within " + timeout + " ms;"
+                        + " nothing was launched. Framework errors:");
+                logger.errors.forEach(e -> err.println("  - " + e));
+                return FAILED_BEFORE_START;
+            }
+            AtomicReference<IntConsumer> onSignal = new AtomicReference<>();
+            AtomicInteger firstSignal = new AtomicInteger();
+            Signals.forward(firstSignal, onSignal);
+            Map<String, Object> call = new HashMap<>();
+            call.put("args", args);
+            call.put("in", in);
+            call.put("out", out);
+            call.put("err", err);
+            call.put("env", System.getenv());
+            call.put("cwd", Paths.get("").toAbsolutePath().toString());
+            call.put("firstSignal", firstSignal);
+            call.put("onSignal", onSignal);
+            call.put("frameworkErrors", logger.errors);
+            @SuppressWarnings("unchecked")
+            ToIntFunction<Map<String, Object>> fn = (ToIntFunction<Map<String, Object>>) entry;
+            return fn.applyAsInt(call);
+        } finally {
+            tracker.close();
+        }
+    }
+
+    private static Map<String, Object> config(Path home, String version, CacheLease lease, boolean shell,
+                                              StderrLogger logger) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("org.osgi.framework.storage", lease.storage().toString());
+        if (lease.temporary()) {
+            c.put("org.osgi.framework.storage.clean", "onFirstInit");
+        }
+        c.put("felix.log.logger", logger);
+        c.put("felix.log.level", String.valueOf(logger.getLogLevel()));
+        c.put("aasm.home", home.toString());
+        c.put("aasm.version", version);
+        c.put("felix.fileinstall.dir", home.resolve("deploy").toString());
+        c.put("felix.fileinstall.poll", "250");
+        c.put("felix.fileinstall.noInitialDelay", "true");
+        c.put("felix.fileinstall.log.level", "1");
+        if (!shell) {
+            c.put("gosh.args", "--nointeractive");
+        }
+        Properties conf = new Properties();
+        try (Reader r = Files.newBufferedReader(home.resolve("conf").resolve("framework.properties"))) {
+            conf.load(r);
+        } catch (IOException e) {
+            // no conf/framework.properties: built-in defaults only
+        }
+        for (String name : conf.stringPropertyNames()) {
+            c.put(name, System.getProperty(name, conf.getProperty(name)));
+        }
+        for (String name : List.of("aasm.auto.walk", "aasm.kernel.timeout.ms")) {
+            if (System.getProperty(name) != null) {
+                c.put(name, System.getProperty(name));
+            }
+        }
+        return c;
+    }
+
+    static Path home() throws URISyntaxException {
+        String prop = System.getProperty("aasm.home");
+        if (prop != null) {
+            return Paths.get(prop).toAbsolutePath().normalize();
+        }
+        Path jar = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return jar.getParent().getParent().toAbsolutePath().normalize();
+    }
+
+    static Path cacheRoot() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && xdg.startsWith("/")) {
+            return Paths.get(xdg, "aasm");
+        }
+        return Paths.get(System.getProperty("user.home"), ".cache", "aasm");
+    }
+
+    private static void stop(Framework fw) {
+        if (fw == null) {
+            return;
+        }
+        try {
+            fw.stop();
+            fw.waitForStop(TimeUnit.SECONDS.toMillis(5));
+        } catch (Exception | LinkageError e) {
+            // exiting anyway; System.exit below ends Felix's non-daemon threads
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.aasm.cli.internal;
+
+import io.aasm.ports.policy.IsolationClass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code aasm run exec}: parses, then hands over to {@link ExecRun}. */
+@Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
+        headerHeading = "%n", synopsisHeading = "Usage: ",
+        customSynopsis = "aasm run exec [--isolation none|auto|process] [--isolation-backend ID] [--policy FILE]"
+                + "%n                     [--dry-run] [--report text|kv|json] [--report-file PATH] [--workdir DIR]"
+                + "%n                     [--agent-id ID] [--no-proxy] -- PROGRAM [ARGS...]",
+        description = {
+            "%nRuns PROGRAM under the isolation the policy and flags ask for. The program's stdin, stdout and",
+            "stderr are your own; its exit status is aasm's exit status. SIGINT/SIGTERM/SIGHUP sent to aasm",
+            "are forwarded to the program's tree. A boundary that cannot be established is a refusal (exit",
+            "125, nothing runs); there is never a fallback to an unconfined launch.",
+            "Without --policy the distribution's conf/default-policy.yaml applies.%n"},
+        optionListHeading = "Options:%n")
+public final class ExecCommand implements Callable<Integer> {
+    private final Invocation inv;
+
+    @Option(names = "--isolation", paramLabel = "none|auto|process", converter = IsolationConverter.class,
+            description = "Isolation class: none (no boundary, reported as such), auto (first capable backend"
+                    + " of the auto walk) or process (a shared-host-kernel backend). Default: the policy's"
+                    + " isolation:, else none.")
+    IsolationClass isolation;
+
+    @Option(names = "--isolation-backend", paramLabel = "ID",
+            description = "Use only this backend (see `aasm backends`); needs --isolation auto or process.")
+    String backend;
+
+    @Option(names = "--policy", paramLabel = "FILE", description = "Policy file (YAML). Default: conf/default-policy.yaml.")
+    String policy;
+
+    @Option(names = "--dry-run", description = "Preview: decide and print the plan and reports; execute nothing.")
+    boolean dryRun;
+
+    @Option(names = "--report", paramLabel = "text|kv|json", defaultValue = "text",
+            converter = ReportFormatConverter.class,
+            description = "Format of the report written to --report-file (default: ${DEFAULT-VALUE}).")
+    String report;
+
+    @Option(names = "--report-file", paramLabel = "PATH",
+            description = "Write the post-run report (pre-launch report on refusal or dry run) to PATH.")
+    String reportFile;
+
+    @Option(names = "--workdir", paramLabel = "DIR", description = "Working directory of the program (default: the current one).")
+    String workdir;
+
+    @Option(names = "--agent-id", paramLabel = "ID", description = "Agent identity recorded in the report (asserted, not verified).")
+    String agentId;
+
+    @Option(names = "--no-proxy", description = "Explicitly opt out of proxy mediation (this build has no transport"
+            + " proxy; the flag is recorded in the dry-run protection section). Independent of --isolation.")
+    boolean noProxy;
+
+    @Parameters(index = "0", paramLabel = "PROGRAM", description = "Program to run (a path, or a name searched on PATH).")
+    String program;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to the program unchanged.")
+    List<String> args = new ArrayList<>();
+
+    ExecCommand(Invocation inv) {
+        this.inv = inv;
+    }
+
+    @Override
+    public Integer call() {
+        return new ExecRun(inv, this).run();
+    }
+
+    /** Accepts exactly the wire tokens, so a typo is a usage error naming the choices. */
+    public static final class IsolationConverter implements ITypeConverter<IsolationClass> {
+        @Override
+        public IsolationClass convert(String value) {
+            return IsolationClass.fromToken(value).orElseThrow(() ->
+                    new TypeConversionException("'" + value + "' is not an isolation class; use none, auto or process"));
+        }
+    }
+
+    /** The formats the distribution ships renderers for. */
+    public static final class ReportFormatConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!List.of("text", "kv", "json").contains(value)) {
+                throw new TypeConversionException("'" + value + "' is not a report format; use text, kv or json");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.aasm.cli.internal;
+
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.policy.PolicyProblem;
+import io.aasm.ports.report.IsolationReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One {@code run exec}: builds the request, asks the kernel to decide, then either previews
+ * ({@code --dry-run}), prints the refusal, or launches and waits. Decisions are the kernel's; this
+ * class only routes them to the right stream and exit status.
+ */
+final class ExecRun {
+    private final Invocation inv;
+    private final ExecCommand cmd;
+    private final CliIo io;
+
+    ExecRun(Invocation inv, ExecCommand cmd) {
+        this.inv = inv;
+        this.cmd = cmd;
+        this.io = inv.io();
+    }
+
+    int run() {
+        Path workdir = workdir();
+        Path policy = policy();
+        IsolationKernel kernel = inv.kernel();
+        LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
+                Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
+                new Stdio.Inherit());
+        LaunchDecision decision = kernel.decide(request);
+        if (decision instanceof LaunchDecision.PolicyRejected rejected) {
+            return policyRejected(rejected);
+        }
+        if (cmd.dryRun) {
+            return new DryRunPreview(inv, cmd, policy, isDefaultPolicy()).print(decision);
+        }
+        if (decision instanceof LaunchDecision.Refused refused) {
+            io.err().println("aasm: " + refused.message());
+            writeReport(refused.report());
+            summary(refused.report(), ExitCodes.FAILED_BEFORE_START);
+            return ExitCodes.FAILED_BEFORE_START;
+        }
+        return launch(kernel, decision, DryRunPreview.reportOf(decision));
+    }
+
+    private int launch(IsolationKernel kernel, LaunchDecision decision, IsolationReport preLaunch) {
+        int early = io.firstSignal().get();
+        if (early != 0) {
+            io.err().println("aasm: signal " + early + " received before launch; nothing was launched");
+            return 128 + early;
+        }
+        LaunchSession session;
+        try {
+            session = kernel.launch(decision);
+        } catch (LaunchException e) {
+            int status = statusOf(e.kind());
+            io.err().println("aasm: " + e.getMessage());
+            writeReport(preLaunch);
+            summary(preLaunch, status);
+            return status;
+        }
+        SignalForwarder.install(io, session);
+        ExitDisposition disposition;
+        try {
+            disposition = session.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            session.terminate(TerminationRequest.IMMEDIATE);
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "interrupted while waiting for the program");
+        } finally {
+            io.onSignal().set(null);
+        }
+        if (disposition instanceof ExitDisposition.NotStarted ns) {
+            io.err().println("aasm: " + ns.detail());
+        }
+        IsolationReport post = session.postRunReport();
+        writeReport(post);
+        summary(post, disposition.shellStatus());
+        return disposition.shellStatus();
+    }
+
+    private int policyRejected(LaunchDecision.PolicyRejected rejected) {
+        io.err().println("aasm: the policy " + rejected.origin() + " was rejected; nothing was launched:");
+        for (PolicyProblem p : rejected.problems()) {
+            io.err().println("  " + p.render());
+        }
+        return ExitCodes.FAILED_BEFORE_START;
+    }
+
+    private static int statusOf(LaunchFailureKind kind) {
+        return switch (kind) {
+            case NOT_FOUND -> ExitCodes.NOT_FOUND;
+            case NOT_EXECUTABLE -> ExitCodes.NOT_EXECUTABLE;
+            case BOUNDARY_REFUSED, BACKEND_ERROR -> ExitCodes.FAILED_BEFORE_START;
+        };
+    }
+
+    private Path workdir() {
+        if (cmd.workdir == null) {
+            return Path.of(io.cwd());
+        }
+        Path dir = io.resolve(cmd.workdir);
+        if (!Files.isDirectory(dir)) {
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "--workdir " + cmd.workdir
+                    + " is not a directory; nothing was launched");
+        }
+        return dir;
+    }
+
+    private Path policy() {
+        if (cmd.policy != null) {
+            return io.resolve(cmd.policy);
+        }
+        return io.defaultPolicy().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
+                "no --policy given and this aasm has no distribution home with conf/default-policy.yaml;"
+                        + " nothing was launched"));
+    }
+
+    boolean isDefaultPolicy() {
+        return cmd.policy == null;
+    }
+
+    private IdentityRef identity() {
+        return cmd.agentId == null ? IdentityRef.anonymous() : new IdentityRef(cmd.agentId, Optional.empty(), List.of());
+    }
+
+    private void writeReport(IsolationReport report) {
+        if (cmd.reportFile == null) {
+            return;
+        }
+        Path file = io.resolve(cmd.reportFile);
+        try {
+            Files.writeString(file, withNewline(inv.renderer(cmd.report).render(report)));
+        } catch (java.io.IOException e) {
+            io.err().println("aasm: warning: could not write the report to " + file + ": " + e.getMessage());
+        }
+    }
+
+    static String withNewline(String s) {
+        return s.endsWith("\n") ? s : s + "\n";
+    }
+
+    private void summary(IsolationReport report, int status) {
+        io.err().println("aasm: " + PostureLine.of(report, status));
+    }
+}

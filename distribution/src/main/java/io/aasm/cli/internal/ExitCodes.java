@@ -1,0 +1,30 @@
+package io.aasm.cli.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The exit statuses scripts can rely on (docker/podman/env conventions), shown in every --help. */
+final class ExitCodes {
+    static final int OK = 0;
+    static final int POLICY_INVALID = 1;
+    static final int USAGE = 2;
+    static final int FAILED_BEFORE_START = 125;
+    static final int NOT_EXECUTABLE = 126;
+    static final int NOT_FOUND = 127;
+
+    private ExitCodes() {
+    }
+
+    static Map<String, String> table() {
+        Map<String, String> t = new LinkedHashMap<>();
+        t.put("0", "success (run exec: the program exited 0)");
+        t.put("N", "run exec: the program's own exit status");
+        t.put("128+N", "run exec: the program was killed by signal N");
+        t.put("1", "policy check: the policy is invalid");
+        t.put("2", "command-line usage error");
+        t.put("125", "aasm refused or failed before the program started (refusal, bad policy, backend error)");
+        t.put("126", "the program could not be executed");
+        t.put("127", "the program was not found");
+        return t;
+    }
+}

@@ -1,0 +1,29 @@
+package io.aasm.cli.internal;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.osgi.framework.BundleContext;
+
+/** Framework properties both faces read: the distribution home, the version, the kernel wait. */
+final class Faces {
+    private Faces() {
+    }
+
+    static Optional<Path> home(BundleContext ctx) {
+        return Optional.ofNullable(ctx.getProperty("aasm.home")).map(Path::of);
+    }
+
+    static String version(BundleContext ctx) {
+        String v = ctx.getProperty("aasm.version");
+        return v != null ? v : ctx.getBundle().getVersion().toString();
+    }
+
+    static long kernelTimeout(BundleContext ctx) {
+        String v = ctx.getProperty("aasm.kernel.timeout.ms");
+        try {
+            return v == null ? 20_000 : Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return 20_000;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.aasm.cli.internal;
+
+import io.aasm.ports.kernel.IsolationKernel;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.ToIntFunction;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * The headless face: the launcher ({@code bin/aasm}) finds this service by JDK type and property
+ * {@code aasm.cli.entry=headless} and passes one invocation as a map (args, streams, environment,
+ * working directory, signal hand-off). Registered without waiting for the kernel, so help and usage
+ * errors never wait; commands that need the kernel wait for it with a timeout.
+ */
+@Component(service = ToIntFunction.class, property = "aasm.cli.entry=headless")
+public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
+    private final KernelGate gate = new KernelGate();
+    private final Optional<Path> home;
+    private final String version;
+    private final long kernelTimeout;
+
+    @Activate
+    public HeadlessEntry(BundleContext ctx) {
+        this.home = Faces.home(ctx);
+        this.version = Faces.version(ctx);
+        this.kernelTimeout = Faces.kernelTimeout(ctx);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindKernel(IsolationKernel kernel) {
+        gate.bind(kernel);
+    }
+
+    void unbindKernel(IsolationKernel kernel) {
+        gate.unbind(kernel);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public int applyAsInt(Map<String, Object> call) {
+        CliIo io = new CliIo((InputStream) call.get("in"), (PrintStream) call.get("out"), (PrintStream) call.get("err"),
+                (Map<String, String>) call.get("env"), (String) call.get("cwd"), home, version,
+                (AtomicInteger) call.get("firstSignal"), (AtomicReference<IntConsumer>) call.get("onSignal"),
+                (List<String>) call.getOrDefault("frameworkErrors", List.of()));
+        return AasmCli.execute((String[]) call.get("args"), new Invocation(io, gate, kernelTimeout));
+    }
+}

@@ -1,0 +1,25 @@
+package io.aasm.cli.internal;
+
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Forwards the launcher's signals to a running session: the first asks for a graceful end, any
+ * further one for an immediate end. A signal that arrived between the pre-launch check and the
+ * installation of the forwarder is replayed, so none is lost.
+ */
+final class SignalForwarder {
+    private SignalForwarder() {
+    }
+
+    static void install(CliIo io, LaunchSession session) {
+        AtomicInteger count = new AtomicInteger();
+        io.onSignal().set(signal -> session.terminate(count.incrementAndGet() == 1
+                ? TerminationRequest.GRACEFUL : TerminationRequest.IMMEDIATE));
+        if (io.firstSignal().get() != 0 && count.get() == 0) {
+            count.incrementAndGet();
+            session.terminate(TerminationRequest.GRACEFUL);
+        }
+    }
+}
