@@ -1,0 +1,121 @@
+package io.aasm.backend.sandlock.internal;
+
+import io.aasm.backend.sandlock.internal.discovery.Discovered;
+import io.aasm.backend.sandlock.internal.lower.DomainLowering;
+import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
+import io.aasm.backend.sandlock.internal.lower.SandlockCommand;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.evidence.ClaimTerm;
+import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Turns a negotiated plan into a checked sandlock command line; nothing runs here. */
+final class Launches {
+    /** A fully prepared launch: the argv, the environment sandlock starts with, and setup evidence. */
+    record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
+                    OptionalLong wallClockSeconds, List<EvidenceRecord> setup) {
+    }
+
+    private final RequirementLowerer lowerer;
+
+    Launches(RequirementLowerer lowerer) {
+        this.lowerer = lowerer;
+    }
+
+    Prepared prepare(EnforcementPlan plan, Discovered discovered) throws LaunchException {
+        if (!plan.backend().id().equals("sandlock")) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "plan was negotiated for backend '"
+                    + plan.backend().id() + "', not sandlock");
+        }
+        if (!(discovered instanceof Discovered.Found found)) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "sandlock is unavailable: "
+                    + ((Discovered.Unavailable) discovered).reason());
+        }
+        ExecutionSpec spec = plan.spec();
+        if (spec.stdio() instanceof Stdio.Descriptors) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "sandlock inherits the supervisor's own"
+                    + " stdin/stdout/stderr; descriptors held for a caller cannot be handed to it");
+        }
+        checkEnvironment(spec);
+        if (!Files.isDirectory(Path.of(spec.workingDirectory()))) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "working directory " + spec.workingDirectory()
+                    + " does not exist");
+        }
+        List<DomainLowering.Flags> lowered = new ArrayList<>();
+        List<EvidenceRecord> setup = new ArrayList<>();
+        OptionalLong wall = OptionalLong.empty();
+        for (PlannedRequirement pr : plan.planned()) {
+            ControlRequirement r = pr.requirement();
+            DomainLowering l = lowerer.lower(r);
+            if (l instanceof DomainLowering.Inexpressible x) {
+                if (pr.outcome() instanceof RequirementOutcome.Enforced
+                        || pr.outcome() instanceof RequirementOutcome.Observed) {
+                    throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, r.domain().token()
+                            + " was planned as met, but sandlock cannot install it: " + x.reason());
+                }
+                continue; // recorded unmet/degraded by negotiation; nothing to install
+            }
+            DomainLowering.Flags f = (DomainLowering.Flags) l;
+            checkPathsExist(f);
+            lowered.add(f);
+            setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(r.domain()), ClaimTerm.PLANNED,
+                    f.steps().isEmpty() ? "no flag needed" : String.join("; ", f.steps())));
+            if (r.scope() instanceof Scope.Limits lim && lim.maxWallClockSeconds().isPresent()) {
+                wall = OptionalLong.of(Math.min(lim.maxWallClockSeconds().getAsLong(),
+                        wall.orElse(Long.MAX_VALUE)));
+            }
+        }
+        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered);
+        setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
+                "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
+                        + "); options: " + String.join(" ", cmd.options())));
+        return new Prepared(plan, found, cmd, wall, List.copyOf(setup));
+    }
+
+    /** The environment must hold only delegated names (the kernel reduces it; this is the backend's check). */
+    private static void checkEnvironment(ExecutionSpec spec) throws LaunchException {
+        Set<String> delegated = new TreeSet<>();
+        for (ControlRequirement r : spec.requirements()) {
+            if (r.domain() == CapabilityDomain.CREDENTIAL && r.scope() instanceof Scope.Delegated d) {
+                delegated.addAll(d.environmentNames());
+            }
+        }
+        Set<String> extra = new TreeSet<>(spec.environment().keySet());
+        extra.removeAll(delegated);
+        if (!extra.isEmpty()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the launch environment carries names that"
+                    + " were not delegated: " + extra);
+        }
+    }
+
+    /** Sandlock 0.8.6 aborts with exit 1 on a missing grant path (contract §2); say which one, before launch. */
+    private static void checkPathsExist(DomainLowering.Flags f) throws LaunchException {
+        for (String flag : f.flags()) {
+            if (flag.startsWith("--fs-read=") || flag.startsWith("--fs-write=")) {
+                String path = flag.substring(flag.indexOf('=') + 1);
+                if (!Files.exists(Path.of(path))) {
+                    throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "filesystem grant " + path
+                            + " does not exist, and sandlock 0.8.6 refuses to start with a missing grant path;"
+                            + " create it or remove it from the policy");
+                }
+            }
+        }
+    }
+}

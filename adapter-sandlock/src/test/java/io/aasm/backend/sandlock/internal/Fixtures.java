@@ -1,0 +1,83 @@
+package io.aasm.backend.sandlock.internal;
+
+import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.CredentialPosture;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Provenance;
+import io.aasm.ports.backend.ProvenanceStatus;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.capability.DecisionTiming;
+import io.aasm.ports.capability.DescendantCoverage;
+import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.plan.LaunchPosture;
+import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Specs, plans and settings for the adapter's tests. */
+final class Fixtures {
+    static final String STAND_IN = "fake-sandlock-for-supervision-tests.sh";
+
+    private Fixtures() {
+    }
+
+    static ExecutionSpec spec(String program, List<String> args, List<ControlRequirement> reqs, Map<String, String> env) {
+        return new ExecutionSpec(program, args, "/", IdentityRef.anonymous(), reqs, env, CredentialPosture.none(),
+                new Stdio.Inherit());
+    }
+
+    static ControlRequirement req(CapabilityDomain d, Scope s) {
+        return ControlRequirement.strict(d, s);
+    }
+
+    static Scope.Limits wallClock(long seconds) {
+        return new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.of(seconds),
+                OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
+    }
+
+    /** A plan as negotiation would build it when every requirement is met. */
+    static EnforcementPlan plan(ExecutionSpec spec) {
+        List<PlannedRequirement> planned = spec.requirements().stream().map(r -> new PlannedRequirement(r,
+                new RequirementOutcome.Enforced(DecisionTiming.PRE, DescendantCoverage.PROCESS_TREE), List.of()))
+                .toList();
+        return new EnforcementPlan(new BackendIdentity("sandlock", "0.8.6", new Provenance("x", "Apache-2.0", false,
+                Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY);
+    }
+
+    static Settings settings(Map<String, String> env, Path cache, Path sysRoot, boolean requireVerified) {
+        Map<String, String> copy = new HashMap<>(env);
+        return new Settings(n -> Optional.ofNullable(copy.get(n)), requireVerified, cache, sysRoot, Path.of("/proc"),
+                2000, 100);
+    }
+
+    /** Copies the test-only stand-in out of the classpath and makes it executable. */
+    static Path standIn(Path dir) throws IOException {
+        Path out = dir.resolve("standin").resolve(STAND_IN);
+        Files.createDirectories(out.getParent());
+        try (InputStream in = Fixtures.class.getClassLoader().getResourceAsStream(STAND_IN)) {
+            Files.copy(in, out);
+        }
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return out;
+    }
+
+    static Path script(Path dir, String name, String body) throws IOException {
+        Path out = dir.resolve(name);
+        Files.writeString(out, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return out;
+    }
+}
