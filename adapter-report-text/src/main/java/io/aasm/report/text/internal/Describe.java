@@ -137,6 +137,6 @@ final class Describe {
     }
 
     private static String counted(String kind, List<String> items) {
-        return kind + "[" + items.size() + "]: " + Lines.join(items);
+        return kind + "[" + items.size() + "]: " + (items.isEmpty() ? "<none>" : String.join(", ", items));
     }
 }

@@ -71,4 +71,21 @@ class TextReportRendererTest {
         assertEquals(1, text.lines().filter(l -> l.startsWith("posture: ")).count(), "no forged posture line");
         text.lines().forEach(l -> assertTrue(l.chars().noneMatch(Character::isISOControl), l));
     }
+
+    @Test
+    void everyRefusalAndEveryCandidateIsListed() {
+        IsolationReport r = Fixtures.refused();
+        String text = renderer.render(r);
+        r.refusals().forEach(e -> assertTrue(text.contains(": " + e.reason() + " — " + e.detail() + "\n"), e.reason()));
+        r.selection().orElseThrow().considered().forEach(c -> assertTrue(
+                text.contains("  considered: " + c.id() + " [" + c.verdict().token() + "] "), c.id()));
+    }
+
+    @Test
+    void degradedShowsPlannedAndAchievedSeparately() {
+        String text = renderer.render(Fixtures.degraded());
+        assertTrue(text.contains("  network_egress: degraded — planned=prevent_before_effect, achieved=nothing,"
+                + " reason=domain_unsupported — "));
+        assertTrue(text.contains("achieved=observed(timing=post, descendants=process_tree), reason=decision_too_late"));
+    }
 }
