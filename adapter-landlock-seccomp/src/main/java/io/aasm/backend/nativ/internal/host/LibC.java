@@ -13,6 +13,8 @@ public interface LibC extends Library {
 
     int geteuid();
 
+    int getegid();
+
     int memfd_create(String name, int flags);
 
     int close(int fd);

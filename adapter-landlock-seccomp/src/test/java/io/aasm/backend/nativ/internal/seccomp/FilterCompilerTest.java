@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.policy.SyscallMode;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,10 +27,12 @@ class FilterCompilerTest {
 
     @Test
     void everyProgramCompilesToWholeInstructions() {
-        for (FilterSpec spec : List.of(SyscallFilters.policyList(SyscallMode.DENY, List.of("ptrace", "mount")),
-                SyscallFilters.policyList(SyscallMode.ALLOW, List.of("write")), SyscallFilters.hardening(),
-                SyscallFilters.network(false), SyscallFilters.network(true), SyscallFilters.ioUring(),
-                SyscallFilters.processDeny())) {
+        for (FilterSpec spec : List.of(deny(List.of("ptrace", "mount")), allow(List.of("write", "socket", "clone")),
+                SyscallFilters.build(SyscallFilters.Concerns.hardeningOnly()),
+                SyscallFilters.build(new SyscallFilters.Concerns(Optional.of(SyscallMode.ALLOW), List.of("socket",
+                        "clone", "clone3", "mount"), Optional.of(new SyscallFilters.Sockets(false)), true, true)),
+                SyscallFilters.build(new SyscallFilters.Concerns(Optional.empty(), List.of(),
+                        Optional.of(new SyscallFilters.Sockets(true)), true, true)))) {
             FilterCompiler.Result.Program p = program(spec);
             assertTrue(p.bytes().length > 0 && p.bytes().length % 8 == 0, spec.purpose());
         }
@@ -37,15 +40,38 @@ class FilterCompilerTest {
 
     @Test
     void argumentFiltersMakeLongerPrograms() {
-        assertTrue(program(SyscallFilters.network(false)).instructions()
-                > program(SyscallFilters.network(true)).instructions());
+        assertTrue(program(sockets(false)).instructions() > program(sockets(true)).instructions());
     }
 
     @Test
     void unknownNameIsAClearRejection() {
-        FilterCompiler.Result r = compiler.compile(SyscallFilters.policyList(SyscallMode.DENY, List.of("no_such_call")));
+        FilterCompiler.Result r = compiler.compile(deny(List.of("no_such_call")));
         FilterCompiler.Result.Rejected rej = assertInstanceOf(FilterCompiler.Result.Rejected.class, r);
         assertTrue(rej.reason().contains("unknown syscall name 'no_such_call'"), rej.reason());
+    }
+
+    @Test
+    void denyWinsInAllowMode() {
+        FilterSpec s = SyscallFilters.build(new SyscallFilters.Concerns(Optional.of(SyscallMode.ALLOW),
+                List.of("mount", "write", "fork"), Optional.empty(), false, true));
+        assertTrue(s.rules().stream().noneMatch(r -> r.syscall().equals("mount") || r.syscall().equals("fork")));
+        assertTrue(s.rules().stream().anyMatch(r -> r.syscall().equals("write")));
+        assertTrue(s.rules().contains(FilterSpec.Rule.of("clone3", FilterSpec.ENOSYS)));
+    }
+
+    private static FilterSpec deny(List<String> names) {
+        return SyscallFilters.build(new SyscallFilters.Concerns(Optional.of(SyscallMode.DENY), names, Optional.empty(),
+                false, false));
+    }
+
+    private static FilterSpec allow(List<String> names) {
+        return SyscallFilters.build(new SyscallFilters.Concerns(Optional.of(SyscallMode.ALLOW), names,
+                Optional.of(new SyscallFilters.Sockets(false)), false, true));
+    }
+
+    private static FilterSpec sockets(boolean udp) {
+        return SyscallFilters.build(new SyscallFilters.Concerns(Optional.empty(), List.of(),
+                Optional.of(new SyscallFilters.Sockets(udp)), false, false));
     }
 
     @Test

@@ -1,0 +1,324 @@
+package io.aasm.backend.nativ.internal;
+
+import io.aasm.backend.nativ.internal.cgroup.CgroupPlacement;
+import io.aasm.backend.nativ.internal.host.HostDetector;
+import io.aasm.backend.nativ.internal.host.HostFacts;
+import io.aasm.backend.nativ.internal.host.LibC;
+import io.aasm.backend.nativ.internal.launcher.LaunchOptions;
+import io.aasm.backend.nativ.internal.launcher.LauncherBinary;
+import io.aasm.backend.nativ.internal.launcher.StartOutcome;
+import io.aasm.backend.nativ.internal.lower.Lowerer;
+import io.aasm.backend.nativ.internal.lower.Lowering;
+import io.aasm.backend.nativ.internal.lower.NativePlan;
+import io.aasm.backend.nativ.internal.lower.Route;
+import io.aasm.backend.nativ.internal.probe.CapabilityAssembler;
+import io.aasm.backend.nativ.internal.probe.ProbeCache;
+import io.aasm.backend.nativ.internal.probe.ProbeResult;
+import io.aasm.backend.nativ.internal.probe.ProbeSuite;
+import io.aasm.backend.nativ.internal.runtime.Launch;
+import io.aasm.backend.nativ.internal.runtime.LaunchEvidence;
+import io.aasm.backend.nativ.internal.runtime.MessageMapper;
+import io.aasm.backend.nativ.internal.seccomp.FilterCompiler;
+import io.aasm.backend.nativ.internal.seccomp.Libseccomp;
+import io.aasm.ports.backend.BackendId;
+import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IsolationBackend;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.PreparedExecution;
+import io.aasm.ports.backend.Provenance;
+import io.aasm.ports.backend.ProvenanceStatus;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.capability.BackendCapabilities;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.capability.CapabilityReport;
+import io.aasm.ports.capability.PlatformBoundary;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.policy.ControlRequirement;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The {@code aasm-native} backend: Java decides (lowering, seccomp program, probes, reports), the
+ * static launcher installs Landlock, seccomp, namespaces, cgroup placement and rlimits, then execs.
+ */
+@Component(service = IsolationBackend.class, configurationPid = "io.aasm.backend.nativ",
+        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = NativeBackendConfig.class)
+@BackendId("aasm-native")
+public final class NativeBackend implements IsolationBackend {
+    public static final String ID = "aasm-native";
+    static final String SOURCE = "aasm adapter-landlock-seccomp (first party; launcher built from src/main/c)";
+
+    private final NativeSettings settings;
+    private final HostFacts facts;
+    private final Optional<FilterCompiler> compiler;
+    private final Lowerer lowerer;
+    private final Map<String, Launch> prepared = new ConcurrentHashMap<>();
+    private final Map<String, Launch> running = new ConcurrentHashMap<>();
+    private volatile Optional<LauncherBinary> launcher;
+    private volatile String launcherProblem = "";
+    private volatile BackendCapabilities cached;
+
+    @Activate
+    public NativeBackend(NativeBackendConfig config) {
+        this(NativeSettings.from(config));
+    }
+
+    public NativeBackend(NativeSettings settings) {
+        this.settings = settings;
+        this.facts = HostDetector.real().detect().narrowed(settings.maxLandlockAbi(), settings.assumeUnprivileged(),
+                settings.assumeNoUserNamespaces());
+        this.compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load())) : Optional.empty();
+        this.lowerer = new Lowerer(facts, compiler);
+        this.launcher = locateLauncher();
+    }
+
+    private Optional<LauncherBinary> locateLauncher() {
+        try {
+            if (settings.launcherPath().isPresent()) {
+                Path p = settings.launcherPath().get();
+                return Optional.of(new LauncherBinary(p, sha256(p)));
+            }
+            return Optional.of(LauncherBinary.extract());
+        } catch (IOException | RuntimeException e) {
+            launcherProblem = "the launcher binary is unavailable: " + e.getMessage();
+            return Optional.empty();
+        }
+    }
+
+    private static String sha256(Path p) throws IOException {
+        try {
+            var md = java.security.MessageDigest.getInstance("SHA-256");
+            return java.util.HexFormat.of().formatHex(md.digest(java.nio.file.Files.readAllBytes(p)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HostFacts facts() {
+        return facts;
+    }
+
+    @Override
+    public BackendIdentity identity() {
+        String version = Optional.ofNullable(NativeBackend.class.getPackage().getImplementationVersion()).orElse("0.1.0");
+        return new BackendIdentity(ID, version, new Provenance(SOURCE, "Apache-2.0", false,
+                launcher.map(LauncherBinary::sha256), ProvenanceStatus.FIRST_PARTY));
+    }
+
+    private Optional<String> unavailable() {
+        if (facts.arch().isEmpty()) {
+            return Optional.of("architecture " + facts.osArch() + " is not supported (x86_64 and aarch64 are)");
+        }
+        if (launcher.isEmpty()) {
+            return Optional.of(launcherProblem);
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        BackendCapabilities c = cached;
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            if (cached == null) {
+                cached = measure(false);
+            }
+            return cached;
+        }
+    }
+
+    @Override
+    public synchronized BackendCapabilities refreshCapabilities() {
+        cached = measure(true);
+        return cached;
+    }
+
+    private BackendCapabilities measure(boolean refresh) {
+        Optional<String> why = unavailable();
+        if (why.isPresent()) {
+            return BackendCapabilities.unavailable(why.get(), PlatformBoundary.SHARED_HOST_KERNEL);
+        }
+        ProbeCache cache = new ProbeCache(settings.probeCacheDir().orElse(ProbeCache.defaultDir()), facts.bootId(),
+                facts.kernelRelease(), launcher.get().sha256(), settings.fingerprint());
+        Optional<ProbeCache.Entry> entry = refresh ? Optional.empty() : cache.read();
+        if (entry.isEmpty()) {
+            Map<CapabilityDomain, ProbeResult> results = new ProbeSuite(this::runDirect,
+                    Path.of(System.getProperty("java.io.tmpdir"))).runAll();
+            entry = Optional.of(new ProbeCache.Entry(Instant.now(), results));
+            try {
+                cache.write(entry.get());
+            } catch (IOException e) {
+                // an unwritable cache only costs a re-probe next time
+            }
+        }
+        return CapabilityAssembler.assemble(facts, d -> lowerer.routes().general(d), entry.get().results(),
+                Optional.of(entry.get().measuredAt()));
+    }
+
+    @Override
+    public BackendCapabilities capabilitiesFor(ExecutionSpec spec) {
+        BackendCapabilities general = capabilities();
+        if (!general.available()) {
+            return general;
+        }
+        Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(general.reports());
+        for (ControlRequirement r : spec.requirements()) {
+            Route route = lowerer.routes().route(r, spec.requirements());
+            Optional<ProbeResult> probe = general.reportFor(r.domain()).flatMap(NativeBackend::probeOf);
+            reports.put(r.domain(), CapabilityAssembler.report(r.domain(), facts, route, probe));
+        }
+        return new BackendCapabilities(general.availability(), general.platformBoundary(), reports, general.measuredAt());
+    }
+
+    /** Recovers the probe verdict carried by a general report (the last prerequisite). */
+    private static Optional<ProbeResult> probeOf(CapabilityReport r) {
+        return r.prerequisites().stream().filter(p -> p.requirement().equals(CapabilityAssembler.PROBE_REQUIREMENT))
+                .findFirst().map(p -> p.satisfied() ? ProbeResult.observed(((io.aasm.ports.capability.PrerequisiteStatus.Satisfied)
+                        p.status()).observation()) : ProbeResult.inconclusive(p.status().token()));
+    }
+
+    @Override
+    public List<String> lower(ControlRequirement requirement) {
+        ExecutionSpec probe = new ExecutionSpec("/bin/true", List.of(), "/", io.aasm.ports.backend.IdentityRef.anonymous(),
+                List.of(requirement), Map.of(), io.aasm.ports.backend.CredentialPosture.none(), new Stdio.Inherit());
+        Lowering l = lowerer.lower(probe, List.of(requirement));
+        if (l instanceof Lowering.Refused r) {
+            return List.of("cannot install: " + r.detail());
+        }
+        return ((Lowering.Lowered) l).plan().installed().getOrDefault(requirement.domain(), List.of());
+    }
+
+    /** Only requirements the negotiation decided to enforce are installed; the rest stay unmet/recorded. */
+    static List<ControlRequirement> toInstall(EnforcementPlan plan) {
+        return plan.planned().stream().filter(p -> p.outcome() instanceof RequirementOutcome.Enforced)
+                .map(PlannedRequirement::requirement).toList();
+    }
+
+    @Override
+    public PreparedExecution prepare(EnforcementPlan plan) throws LaunchException {
+        Launch launch = prepareLaunch(plan.spec(), toInstall(plan));
+        String token = UUID.randomUUID().toString();
+        prepared.put(token, launch);
+        return new PreparedExecution(plan, token);
+    }
+
+    private Launch prepareLaunch(ExecutionSpec spec, List<ControlRequirement> reqs) throws LaunchException {
+        if (unavailable().isPresent()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, unavailable().get());
+        }
+        if (!(spec.stdio() instanceof Stdio.Inherit)) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR,
+                    "aasm-native cannot hand supervisor-held descriptors to the program yet (Stdio.Descriptors)");
+        }
+        Lowering l = lowerer.lower(spec, reqs);
+        if (l instanceof Lowering.Refused r) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, r.domain().token() + ": " + r.detail());
+        }
+        NativePlan plan = ((Lowering.Lowered) l).plan();
+        CgroupPlacement cg = CgroupPlacement.none();
+        MessageMapper.PreparedFiles files = MessageMapper.PreparedFiles.none();
+        try {
+            cg = plan.cgroupLimits().isEmpty() ? cg : CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits());
+            files = MessageMapper.PreparedFiles.create(plan);
+            var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
+            return new Launch(plan, message, cg, files);
+        } catch (IOException | RuntimeException e) {
+            cg.close();
+            files.close();
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "preparing the launch failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ExecutionHandle spawn(PreparedExecution p) throws LaunchException {
+        Launch launch = prepared.remove(p.token());
+        if (launch == null) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "unknown or already spawned preparation " + p.token());
+        }
+        return new ExecutionHandle(ID, start(launch, LaunchOptions.inherit()));
+    }
+
+    private String start(Launch launch, LaunchOptions options) throws LaunchException {
+        StartOutcome out;
+        try {
+            out = launch.start(launcher.get().path(), options);
+        } catch (IOException e) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "starting the launcher failed: " + e.getMessage(), e);
+        }
+        if (out instanceof StartOutcome.Started) {
+            String token = UUID.randomUUID().toString();
+            running.put(token, launch);
+            return token;
+        }
+        ExitDisposition.NotStarted ns = LaunchEvidence.notStarted(out);
+        throw new LaunchException(ns.kind(), "launcher: " + ns.detail());
+    }
+
+    /** Lowers and runs one launch to its end, bypassing negotiation: used by the probes. */
+    public ExitDisposition runDirect(ExecutionSpec spec) throws LaunchException {
+        Launch launch = prepareLaunch(spec, spec.requirements());
+        String token = start(launch, LaunchOptions.inherit().withStdio(Redirect.from(new java.io.File("/dev/null")), Redirect.DISCARD,
+                Redirect.DISCARD));
+        try {
+            return launch.waitFor();
+        } finally {
+            running.remove(token);
+        }
+    }
+
+    private Launch launch(ExecutionHandle h) {
+        Launch l = running.get(h.token());
+        if (l == null || !ID.equals(h.backendId())) {
+            throw new IllegalArgumentException("unknown execution handle " + h.token());
+        }
+        return l;
+    }
+
+    @Override
+    public ExitDisposition waitFor(ExecutionHandle handle) {
+        return launch(handle).waitFor();
+    }
+
+    @Override
+    public boolean terminate(ExecutionHandle handle, TerminationRequest request) {
+        Launch l = running.get(handle.token());
+        if (l == null || l.disposition().isPresent()) {
+            return false;
+        }
+        l.terminate(request == TerminationRequest.GRACEFUL);
+        return true;
+    }
+
+    @Override
+    public EnforcementEvidence evidence(ExecutionHandle handle) {
+        return new EnforcementEvidence(ID, LaunchEvidence.records(launch(handle)));
+    }
+
+    /** Forgets a finished launch (the kernel calls evidence() after waitFor(), so handles are kept until then). */
+    public void forget(ExecutionHandle handle) {
+        running.remove(handle.token());
+    }
+}

@@ -1,0 +1,40 @@
+package io.aasm.backend.nativ.internal;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** The configuration as plain values, so tests can build the backend without a framework. */
+public record NativeSettings(int maxLandlockAbi, boolean assumeUnprivileged, boolean assumeNoUserNamespaces,
+                             Optional<Path> probeCacheDir, Optional<Path> launcherPath) {
+    public static NativeSettings defaults() {
+        return new NativeSettings(-1, false, false, Optional.empty(), Optional.empty());
+    }
+
+    public static NativeSettings from(NativeBackendConfig c) {
+        return new NativeSettings(c.max_landlock_abi(), c.assume_unprivileged(), c.assume_no_user_namespaces(),
+                c.probe_cache_dir().isBlank() ? Optional.empty() : Optional.of(Path.of(c.probe_cache_dir())),
+                c.launcher_path().isBlank() ? Optional.empty() : Optional.of(Path.of(c.launcher_path())));
+    }
+
+    public NativeSettings withMaxLandlockAbi(int abi) {
+        return new NativeSettings(abi, assumeUnprivileged, assumeNoUserNamespaces, probeCacheDir, launcherPath);
+    }
+
+    public NativeSettings withAssumeUnprivileged(boolean v) {
+        return new NativeSettings(maxLandlockAbi, v, assumeNoUserNamespaces, probeCacheDir, launcherPath);
+    }
+
+    public NativeSettings withAssumeNoUserNamespaces(boolean v) {
+        return new NativeSettings(maxLandlockAbi, assumeUnprivileged, v, probeCacheDir, launcherPath);
+    }
+
+    public NativeSettings withProbeCacheDir(Path p) {
+        return new NativeSettings(maxLandlockAbi, assumeUnprivileged, assumeNoUserNamespaces, Optional.of(p),
+                launcherPath);
+    }
+
+    /** Distinguishes probe caches taken under different simulated hosts. */
+    public String fingerprint() {
+        return "abi" + maxLandlockAbi + (assumeUnprivileged ? "-unpriv" : "") + (assumeNoUserNamespaces ? "-nouserns" : "");
+    }
+}

@@ -1,0 +1,229 @@
+package io.aasm.backend.nativ.internal.lower;
+
+import io.aasm.backend.nativ.internal.host.HostFacts;
+import io.aasm.backend.nativ.internal.seccomp.SyscallFilters;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.EgressGrant;
+import io.aasm.ports.policy.IpcChannel;
+import io.aasm.ports.policy.Protocol;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Chooses the mechanism for each domain and scope on a given host. Pure: the same answer feeds
+ * capability reports, negotiation-time narrowing and the actual lowering.
+ */
+public final class Routes {
+    /** Largest TCP port range we expand into individual Landlock port rules. */
+    public static final int MAX_PORT_RULES = 1024;
+
+    private final HostFacts facts;
+    private final Predicate<String> knownSyscall;
+
+    public Routes(HostFacts facts, Predicate<String> knownSyscall) {
+        this.facts = facts;
+        this.knownSyscall = knownSyscall;
+    }
+
+    /** The route for a requirement, given every requirement of the launch (some domains interact). */
+    public Route route(ControlRequirement r, List<ControlRequirement> all) {
+        return switch (r.domain()) {
+            case FILESYSTEM_READ -> filesystem(false);
+            case FILESYSTEM_WRITE -> filesystem(true);
+            case NETWORK_EGRESS -> network(r.scope());
+            case NAME_RESOLUTION -> nameResolution(all);
+            case SYSCALL -> syscall(r.scope());
+            case PROCESS_CREATION -> process(r.scope());
+            case IPC -> ipc(r.scope());
+            case CREDENTIAL -> credential();
+            case RESOURCE -> resource(r.scope());
+        };
+    }
+
+    /** The route shown in scope-free capability reports (the strictest scope of the domain). */
+    public Route general(CapabilityDomain d) {
+        Scope s = switch (d) {
+            case RESOURCE -> new Scope.Limits(java.util.OptionalLong.of(1L << 30), java.util.OptionalLong.of(60),
+                    java.util.OptionalLong.of(60), java.util.OptionalLong.of(256), java.util.OptionalLong.of(1L << 20),
+                    java.util.OptionalLong.of(64));
+            default -> new Scope.WholeDomain();
+        };
+        ControlRequirement r = ControlRequirement.strict(d, s);
+        return route(r, List.of(r));
+    }
+
+    private Route filesystem(boolean write) {
+        List<String> lim = new ArrayList<>(List.of(
+                "grants are bound to the files that exist when the boundary is installed; a missing path refuses",
+                "a grant of / grants the whole filesystem",
+                "descriptors opened before the boundary and kept are not re-checked (all but stdio are closed)"));
+        if (!write) {
+            lim.add("read grants include execute (a readable program can be run)");
+        } else {
+            lim.add("write grants include read of the same paths");
+        }
+        if (facts.landlockAbi() < 5) {
+            lim.add("ioctl on device files is not handled below Landlock ABI 5");
+        }
+        String rights = write ? LandlockRights.describeFs(LandlockRights.write(facts.landlockAbi()))
+                : LandlockRights.describeFs(LandlockRights.READ);
+        return new Route.Supported("landlock ABI " + facts.landlockAbi() + " (" + rights + ") beneath granted paths",
+                List.of(write ? Need.LANDLOCK_TRUNCATE : Need.LANDLOCK_FS), lim);
+    }
+
+    private Route network(Scope scope) {
+        if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
+            if (facts.namespaces()) {
+                return new Route.Supported("new network namespace (only its own loopback) + seccomp denies "
+                        + "udp/raw/packet sockets and io_uring", List.of(Need.NAMESPACES, Need.SECCOMP),
+                        List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
+            }
+            return new Route.Supported("landlock TCP connect denied on every port + seccomp denies udp/raw/packet "
+                    + "sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP),
+                    List.of("socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted"));
+        }
+        if (!(scope instanceof Scope.Egress egress)) {
+            return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
+        }
+        boolean udp = false;
+        for (EgressGrant g : egress.grants()) {
+            if (!g.loopbackOnly()) {
+                return new Route.Unsupported("egress to host '" + g.host() + "' cannot be enforced: Landlock network "
+                        + "rules match TCP ports only, not destinations; grant {host: loopback, port: N} instead");
+            }
+            if (g.protocol() == Protocol.UDP) {
+                udp = true;
+            } else if (g.anyPort() || g.portTo() - g.portFrom() + 1 > MAX_PORT_RULES) {
+                return new Route.Unsupported("a TCP grant of ports " + g.portFrom() + "-" + g.portTo() + " is too wide "
+                        + "to express as port rules (max " + MAX_PORT_RULES + "); it would amount to all egress");
+            }
+        }
+        List<String> lim = new ArrayList<>(List.of(
+                "port grants do not restrict the destination host: a granted TCP port is reachable on every address",
+                "listening (bind) is not restricted",
+                "socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted"));
+        if (udp) {
+            lim.add("a UDP grant allows UDP to every host and port (seccomp cannot see destinations)");
+        }
+        return new Route.Supported("landlock TCP connect by port + seccomp denies " + (udp ? "" : "udp/") + "raw/packet "
+                + "sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
+    }
+
+    private Route nameResolution(List<ControlRequirement> all) {
+        for (ControlRequirement r : all) {
+            if (r.domain() == CapabilityDomain.NETWORK_EGRESS && r.scope() instanceof Scope.Egress e
+                    && e.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP)) {
+                return new Route.Unsupported("network egress grants UDP, so the program could query any resolver "
+                        + "directly; name resolution cannot be pinned with a UDP egress grant");
+            }
+        }
+        return new Route.Supported("private mount namespace with a generated /etc/hosts (and a resolv.conf without "
+                + "nameservers) bound over the host's + seccomp denies udp sockets",
+                List.of(Need.NAMESPACES, Need.SECCOMP),
+                List.of("mediates /etc/hosts lookups and classic DNS over UDP; a resolver reached over TCP port 53 or "
+                        + "HTTPS is mediated only by the network egress domain",
+                        "UDP sockets are denied to the program when this domain is stated"));
+    }
+
+    private Route syscall(Scope scope) {
+        if (!(scope instanceof Scope.Syscalls s)) {
+            if (scope instanceof Scope.WholeDomain) {
+                return syscall(new Scope.Syscalls(SyscallMode.ALLOW, List.of()));
+            }
+            return new Route.Unsupported("scope " + scope.token() + " does not apply to syscalls");
+        }
+        for (String n : s.names()) {
+            if (!knownSyscall.test(n)) {
+                return new Route.Unsupported("unknown syscall name '" + n + "' on " + facts.osArch());
+            }
+        }
+        List<String> lim = new ArrayList<>();
+        lim.add("a denied call fails with EPERM; the process is not killed");
+        lim.add("always denied (hardening baseline): " + String.join(",", SyscallFilters.HARDENING_BASELINE));
+        if (s.mode() == SyscallMode.ALLOW) {
+            lim.add("always allowed so the program can start and exit: "
+                    + String.join(",", SyscallFilters.STARTUP_BASELINE));
+        }
+        return new Route.Supported("seccomp-bpf (libseccomp), " + s.mode().token() + " list by name",
+                List.of(Need.SECCOMP), lim);
+    }
+
+    private Route process(Scope scope) {
+        if (scope instanceof Scope.ProcessCeiling) {
+            return new Route.Supported("per-launch cgroup with pids.max (" + controllerKind("pids") + ")",
+                    List.of(Need.CGROUP_PIDS), List.of("the ceiling counts threads as well as processes"));
+        }
+        if (scope instanceof Scope.WholeDomain) {
+            return new Route.Supported("seccomp denies fork/vfork and clone without CLONE_THREAD; clone3 fails with "
+                    + "ENOSYS", List.of(Need.SECCOMP), List.of("threads remain allowed"));
+        }
+        return new Route.Unsupported("scope " + scope.token() + " does not apply to process creation");
+    }
+
+    private String controllerKind(String c) {
+        return facts.cgroups().home(c).map(h -> h.unified() ? "cgroup v2" : "cgroup v1").orElse("no controller");
+    }
+
+    private Route ipc(Scope scope) {
+        java.util.Set<IpcChannel> granted = scope instanceof Scope.IpcGrants g ? g.channels() : java.util.Set.of();
+        if (!(scope instanceof Scope.IpcGrants || scope instanceof Scope.WholeDomain)) {
+            return new Route.Unsupported("scope " + scope.token() + " does not apply to IPC");
+        }
+        List<Need> needs = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        if (!granted.contains(IpcChannel.ABSTRACT_UNIX) || !granted.contains(IpcChannel.SIGNAL)) {
+            needs.add(Need.LANDLOCK_SCOPE);
+            parts.add("landlock scoping of " + (granted.contains(IpcChannel.ABSTRACT_UNIX) ? "" : "abstract unix sockets ")
+                    + (granted.contains(IpcChannel.SIGNAL) ? "" : "signals"));
+        }
+        if (!granted.contains(IpcChannel.SYSV)) {
+            needs.add(Need.NAMESPACES);
+            parts.add("new IPC namespace (System V)");
+        }
+        if (parts.isEmpty()) {
+            parts.add("nothing to scope (every channel granted)");
+        }
+        return new Route.Supported(String.join(" + ", parts), needs, List.of(
+                "pathname unix sockets, FIFOs and POSIX shared memory are files: the filesystem domain governs them"));
+    }
+
+    private Route credential() {
+        return new Route.Supported("environment reduced to delegated names; inherited descriptors sealed (only stdio "
+                + "kept); new pid namespace with its own /proc", List.of(Need.NAMESPACES),
+                List.of("secrets in files readable under granted paths are governed by the filesystem domain"));
+    }
+
+    private Route resource(Scope scope) {
+        if (!(scope instanceof Scope.Limits l)) {
+            return new Route.Unsupported("scope " + scope.token() + " does not apply to resources");
+        }
+        List<Need> needs = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        List<String> lim = new ArrayList<>();
+        if (l.maxCpuSeconds().isPresent() || l.maxOpenFiles().isPresent() || l.maxFileSizeBytes().isPresent()) {
+            parts.add("rlimits (CPU, NOFILE, FSIZE)");
+            lim.add("rlimits apply per process: every descendant gets its own CPU-seconds and open-files budget");
+        }
+        if (l.maxMemoryBytes().isPresent()) {
+            needs.add(Need.CGROUP_MEMORY);
+            parts.add("memory controller (" + controllerKind("memory") + ") + RLIMIT_AS");
+            lim.add("the memory ceiling counts page cache charged to the group");
+        }
+        if (l.maxProcesses().isPresent()) {
+            needs.add(Need.CGROUP_PIDS);
+            parts.add("pids controller (" + controllerKind("pids") + ")");
+        }
+        if (l.maxWallClockSeconds().isPresent()) {
+            parts.add("wall clock enforced by the supervisor killing the whole tree");
+            lim.add("the wall-clock ceiling is enforced by the supervisor after the deadline, not by the kernel");
+        }
+        if (lim.isEmpty()) {
+            lim.add("only the stated ceilings are enforced");
+        }
+        return new Route.Supported(String.join(" + ", parts), needs, lim);
+    }
+}

@@ -1,0 +1,11 @@
+package io.aasm.backend.nativ.internal.probe;
+
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.LaunchException;
+
+/** Runs one confined launch exactly as a real one (lowering, launcher), bypassing negotiation. */
+@FunctionalInterface
+public interface ProbeRunner {
+    ExitDisposition run(ExecutionSpec spec) throws LaunchException;
+}

@@ -1,0 +1,55 @@
+package io.aasm.backend.nativ.internal.runtime;
+
+import io.aasm.backend.nativ.internal.launcher.StartOutcome;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.evidence.ClaimTerm;
+import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the backend can show about a launch: CONFIGURED (what the plan installs), INSTALLED (the
+ * launcher reported the boundary in place before execve) per domain, and one run-level EXERCISED
+ * record after exit. Never DECISION: the kernel's denials are not observed one by one.
+ */
+public final class LaunchEvidence {
+    private LaunchEvidence() {
+    }
+
+    public static ExitDisposition.NotStarted notStarted(StartOutcome why) {
+        return Launch.notStarted(why);
+    }
+
+    public static List<EvidenceRecord> records(Launch launch) {
+        List<EvidenceRecord> out = new ArrayList<>();
+        launch.plan().installed().forEach((d, steps) -> out.add(new EvidenceRecord(EvidenceKind.CONFIGURED,
+                Optional.of(d), ClaimTerm.PLANNED, String.join("; ", steps))));
+        Optional<StartOutcome> start = launch.startOutcome();
+        if (start.isPresent() && start.get() instanceof StartOutcome.Started s) {
+            String detail = "launcher installed the boundary before execve (setup " + s.setupNanos() / 1000 + " us)";
+            for (CapabilityDomain d : launch.plan().installed().keySet()) {
+                out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.of(d), ClaimTerm.OBSERVED, detail));
+            }
+            launch.process().flatMap(p -> p.descriptors()).ifPresent(inv -> out.add(new EvidenceRecord(
+                    EvidenceKind.INSTALLED, Optional.empty(), ClaimTerm.OBSERVED, "descriptor inventory: " + inv)));
+        }
+        launch.disposition().ifPresent(d -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(),
+                ClaimTerm.OBSERVED, "the program ran inside the boundary and ended (" + describe(d) + ")"
+                + (launch.deadlineHit() ? "; wall-clock deadline reached, whole tree killed" : "")
+                + "; the launcher tore down every remaining process of the tree")));
+        return out;
+    }
+
+    private static String describe(ExitDisposition d) {
+        if (d instanceof ExitDisposition.Exited e) {
+            return "exit " + e.code();
+        }
+        if (d instanceof ExitDisposition.Signalled s) {
+            return "signal " + s.signal();
+        }
+        return "not started: " + ((ExitDisposition.NotStarted) d).detail();
+    }
+}

@@ -1,0 +1,54 @@
+package io.aasm.backend.nativ.internal.kernel;
+
+import static io.aasm.backend.nativ.internal.kernel.Harness.req;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.policy.Scope;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Environment delegation and /proc isolation, observed through files written by a grandchild. */
+class CredentialConfinementTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void onlyDelegatedNamesReachTheGrandchildAndSupervisorEnvironIsUnreachable() throws Exception {
+        Harness h = Harness.shared();
+        String marker = System.getenv().keySet().stream().sorted().findFirst().orElseThrow(
+                () -> new IllegalStateException("the test JVM needs at least one environment variable"));
+        Path environ = tmp.resolve("environ");
+        Path env = tmp.resolve("env");
+        String action = "env > " + env + "; cat /proc/" + ProcessHandle.current().pid() + "/environ > " + environ;
+        Map<String, String> childEnv = Map.of("AASM_KEEP", "kept-value", "AASM_SECRET", "secret-value");
+        h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of(req(CapabilityDomain.CREDENTIAL,
+                new Scope.Delegated(List.of("AASM_KEEP"))))));
+        String seen = Files.readString(env);
+        assertTrue(seen.contains("AASM_KEEP=kept-value"), seen);
+        assertFalse(seen.contains("AASM_SECRET"), seen);
+        assertFalse(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker + "="),
+                "supervisor environ must be unreachable inside the pid namespace");
+        // Control: without the credential requirement both the name and the supervisor's environ are visible.
+        h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of()));
+        assertTrue(Files.readString(env).contains("AASM_SECRET=secret-value"));
+        assertTrue(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker + "="),
+                "control: the supervisor's environ is readable without the pid namespace");
+    }
+
+    @Test
+    void inheritedDescriptorsAreSealed() throws Exception {
+        Harness h = Harness.shared();
+        Path fds = tmp.resolve("fds");
+        // The launcher keeps only 0,1,2: the grandchild lists its fds (3 is the ls's own directory handle).
+        h.sh("ls /proc/self/fd > " + fds, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        List<String> open = Files.readAllLines(fds);
+        assertTrue(open.stream().allMatch(f -> f.matches("[0-3]")), "unexpected descriptors " + open);
+    }
+}
