@@ -58,7 +58,8 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
             n = negotiator.negotiate(spec, who, c, req -> {
                 try {
                     List<String> steps = b.backend().lower(req);
-                    return steps == null ? List.of() : steps;
+                    // copy here so a malformed answer (null list or element) is this backend's fault
+                    return steps == null ? List.of() : List.copyOf(steps);
                 } catch (RuntimeException | LinkageError e) {
                     throw new LoweringFault(Guarded.describe("lower(" + req.domain().token() + ")", e));
                 }

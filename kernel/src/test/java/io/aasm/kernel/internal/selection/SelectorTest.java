@@ -100,6 +100,24 @@ class SelectorTest {
     }
 
     @Test
+    void aMalformedAnswerIsTheBackendsFaultToo() {
+        TestBackend nulls = new TestBackend("nulls", Caps.allStrong()) {
+            @Override
+            public List<String> lower(io.aasm.ports.policy.ControlRequirement requirement) {
+                return java.util.Arrays.asList("step", null);
+            }
+        };
+        TestBackend empty = new TestBackend("empty", null);
+        TestBackend good = new TestBackend("good", Caps.allStrong());
+        Selection s = auto(WalkOrder.parse("nulls,empty,good"), installed(nulls, 0), installed(empty, 0),
+                installed(good, 0));
+        assertEquals("good", assertInstanceOf(Selection.Chosen.class, s).plan().backend().id());
+        assertEquals(List.of(CandidateVerdict.REJECTED_BACKEND_FAULT, CandidateVerdict.REJECTED_BACKEND_FAULT,
+                CandidateVerdict.SELECTED), verdicts(s));
+        assertTrue(s.record().considered().get(1).detail().contains("capabilitiesFor() returned nothing"));
+    }
+
+    @Test
     void unlistedBackendsFollowByRankingThenId() {
         TestBackend a = new TestBackend("a", weakEgress());
         TestBackend b = new TestBackend("b", weakEgress());

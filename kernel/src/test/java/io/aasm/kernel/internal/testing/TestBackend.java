@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * can be told to throw from any method, and "spawns" by starting the program directly, so the
  * kernel's launch path runs end to end without a real boundary.
  */
-public final class TestBackend implements IsolationBackend {
+public class TestBackend implements IsolationBackend {
 
     public final String id;
     public volatile BackendCapabilities capabilities;
