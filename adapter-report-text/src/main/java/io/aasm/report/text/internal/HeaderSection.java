@@ -2,7 +2,6 @@ package io.aasm.report.text.internal;
 
 import io.aasm.ports.backend.BackendIdentity;
 import io.aasm.ports.backend.Provenance;
-import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.report.ConsideredBackend;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ReportStage;
@@ -56,10 +55,13 @@ final class HeaderSection {
     }
 
     private static String noBackend(IsolationReport r) {
-        if (r.isolationClass() == IsolationClass.NONE || r.posture() == ReportedPosture.NO_BOUNDARY) {
+        if (r.posture() == ReportedPosture.NO_BOUNDARY) {
             return "<none selected — no boundary was requested; the program runs unconfined>";
         }
-        return "<none selected — no backend could plan this launch; nothing was started>";
+        if (r.posture() == ReportedPosture.REFUSED) {
+            return "<none selected — the launch was refused (reasons below); nothing was started>";
+        }
+        return "<none selected>";
     }
 
     private static String considered(ConsideredBackend c) {
