@@ -86,6 +86,27 @@ class YamlPolicySourceTest {
                 + " use allow: [] to deny all, or remove syscalls)", p.render());
     }
 
+    /** Far deeper than any parser cap: one clear problem, not a second one from the parser's own limit. */
+    @Test
+    void hostileNestingGivesOneProblem() {
+        String text = "apiVersion: aasm/v1\nkind: Policy\nmetadata: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n";
+        PolicyProblem p = single(source.parse("deep", text));
+        assertEquals("deep:3:22: the policy nests deeper than 12 levels (a policy is at most 6 levels deep;"
+                + " flatten or remove this node)", p.render());
+    }
+
+    @Test
+    void aFloodOfProblemsIsCapped() {
+        StringBuilder b = new StringBuilder("apiVersion: aasm/v1\nkind: Policy\n");
+        for (int i = 0; i < 5000; i++) {
+            b.append("k").append(i).append(": 1\n");
+        }
+        List<PolicyProblem> problems = assertInstanceOf(PolicyLoad.Rejected.class, source.parse("flood", b.toString()))
+                .problems();
+        assertEquals(201, problems.size());
+        assertEquals("4800 more problems after this one are not listed", problems.get(200).message());
+    }
+
     private static PolicyProblem single(PolicyLoad load) {
         List<PolicyProblem> problems = assertInstanceOf(PolicyLoad.Rejected.class, load).problems();
         assertEquals(1, problems.size(), problems.toString());

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * table aarch64 uses. Whether a backend can filter a name on this host is the backend's question.
  */
 public final class SyscallNames {
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
+    private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]*");
     private static final Set<String> KNOWN = load();
 
     private SyscallNames() {

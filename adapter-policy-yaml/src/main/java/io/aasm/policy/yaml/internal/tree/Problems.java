@@ -8,6 +8,8 @@ import java.util.List;
 
 /** Collects every problem of one load, so a rejection lists all of them in file order. */
 public final class Problems {
+    static final int SHOWN = 200;
+
     private final String origin;
     private final List<PolicyProblem> found = new ArrayList<>();
 
@@ -47,11 +49,21 @@ public final class Problems {
         return found.isEmpty();
     }
 
-    /** Problems sorted by position; the sort is stable so same-place problems keep discovery order. */
+    /**
+     * Problems sorted by position (stable, so same-place problems keep discovery order), at most
+     * {@link #SHOWN}: a generated file with thousands of mistakes should not flood the terminal.
+     */
     public List<PolicyProblem> sorted() {
         List<PolicyProblem> out = new ArrayList<>(found);
         out.sort(Comparator.comparingInt((PolicyProblem p) -> p.where().line())
                 .thenComparingInt(p -> p.where().column()));
+        if (out.size() > SHOWN) {
+            PolicyProblem last = out.get(SHOWN - 1);
+            int more = out.size() - SHOWN;
+            out = new ArrayList<>(out.subList(0, SHOWN));
+            out.add(new PolicyProblem(last.where(), more + " more problems after this one are not listed",
+                    "fix the problems above and check the policy again"));
+        }
         return out;
     }
 }

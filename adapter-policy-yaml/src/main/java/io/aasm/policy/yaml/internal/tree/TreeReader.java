@@ -3,6 +3,7 @@ package io.aasm.policy.yaml.internal.tree;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
@@ -25,6 +26,7 @@ public final class TreeReader {
     private static final YAMLFactory FACTORY = factory();
 
     private final Problems problems;
+    private boolean tooDeep;
 
     public TreeReader(Problems problems) {
         this.problems = problems;
@@ -61,6 +63,12 @@ public final class TreeReader {
                         "put exactly one policy in a file; remove the '---' separator and what follows");
             }
             return Optional.of(root);
+        } catch (StreamConstraintsException e) {
+            // Skipping an over-deep subtree still walks it; the parser's own cap then fires. Already reported.
+            if (!tooDeep) {
+                SyntaxError.report(e, text, problems);
+            }
+            return Optional.empty();
         } catch (IOException | RuntimeException e) {
             SyntaxError.report(e, text, problems);
             return Optional.empty();
@@ -90,6 +98,7 @@ public final class TreeReader {
         if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) && depth > MAX_DEPTH) {
             problems.add(line, column, "the policy nests deeper than " + MAX_DEPTH + " levels",
                     "a policy is at most 6 levels deep; flatten or remove this node");
+            tooDeep = true;
             parser.skipChildren();
             return new YNode.Rejected(line, column);
         }
