@@ -4,7 +4,9 @@ import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.report.DescriptorInventory;
 import java.util.List;
+import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -55,4 +57,18 @@ public interface IsolationBackend {
 
     /** What the backend can show about the launch (setup records before exit, runtime after). */
     EnforcementEvidence evidence(ExecutionHandle handle);
+
+    /**
+     * The descriptor sealing the backend guarantees for a plan before anything runs (for example
+     * "only stdio is kept; every other inherited descriptor is closed before exec"). Empty means the
+     * backend takes no inventory, so the launch cannot be called least-authority.
+     */
+    default Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
+        return Optional.empty();
+    }
+
+    /** The descriptor inventory actually taken at launch; empty when none was taken. */
+    default Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
+        return Optional.empty();
+    }
 }

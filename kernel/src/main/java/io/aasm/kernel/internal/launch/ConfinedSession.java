@@ -8,6 +8,7 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
 import java.util.Optional;
 
@@ -73,6 +74,16 @@ public final class ConfinedSession implements LaunchSession {
             evidence = Optional.empty();
             fault = Optional.of("evidence() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        return postRun.postRun(pre, evidence, done, fault);
+        Optional<DescriptorInventory> inventory;
+        try {
+            inventory = backend.descriptorInventory(handle);
+            if (inventory == null) {
+                inventory = Optional.empty();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            inventory = Optional.empty();
+        }
+        // Keep the planned sealing when the backend took no inventory of its own at launch.
+        return postRun.postRun(pre, evidence, done, fault, inventory.or(pre::descriptors));
     }
 }

@@ -6,6 +6,7 @@ import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.evidence.EvidenceBasis;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.RequestedControl;
@@ -24,12 +25,13 @@ public final class PostRunReports {
 
     public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
                                    ExitDisposition exit) {
-        return postRun(pre, evidence, exit, Optional.empty());
+        return postRun(pre, evidence, exit, Optional.empty(), pre.descriptors());
     }
 
     /** {@code evidenceFault} names why the backend could not show its evidence (it is then absent). */
     public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
-                                   ExitDisposition exit, Optional<String> evidenceFault) {
+                                   ExitDisposition exit, Optional<String> evidenceFault,
+                                   Optional<DescriptorInventory> descriptors) {
         List<DomainProjection> rows = new ArrayList<>();
         boolean shortfall = false;
         for (DomainProjection row : pre.domains()) {
@@ -45,6 +47,10 @@ public final class PostRunReports {
         }
         ReportedPosture posture = pre.posture();
         Optional<String> detail = pre.postureDetail();
+        if (posture == ReportedPosture.READY && descriptors.map(inv -> !inv.clean()).orElse(true)) {
+            posture = ReportedPosture.DEGRADED;
+            detail = Optional.of("the descriptor inventory taken at launch is not clean");
+        }
         if (posture == ReportedPosture.READY && shortfall) {
             posture = ReportedPosture.DEGRADED;
             detail = Optional.of("the backend's evidence reports a degraded or unsupported control at run time");
@@ -52,7 +58,7 @@ public final class PostRunReports {
         if (evidenceFault.isPresent()) {
             detail = Optional.of(detail.map(d -> d + "; ").orElse("") + "no evidence: " + evidenceFault.get());
         }
-        return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence);
+        return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence, descriptors);
     }
 
     static ClaimTerm claimFor(EnforcementEvidence evidence, CapabilityDomain d, ClaimTerm pre) {

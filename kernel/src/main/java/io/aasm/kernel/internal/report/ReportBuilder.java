@@ -13,6 +13,7 @@ import io.aasm.ports.plan.UnmetRequirement;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.PolicyLowering;
 import io.aasm.ports.report.BackendSelection;
+import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.RefusalEntry;
@@ -38,6 +39,15 @@ public final class ReportBuilder {
 
     public IsolationReport fromPlan(ReportContext ctx, EnforcementPlan plan, Optional<BackendCapabilities> caps,
                                     Optional<BackendSelection> selection) {
+        return fromPlan(ctx, plan, caps, selection, Optional.empty());
+    }
+
+    /**
+     * {@code descriptors} is the sealing the backend guarantees for this plan; without it the launch
+     * cannot be least-authority, so a READY plan is reported DEGRADED.
+     */
+    public IsolationReport fromPlan(ReportContext ctx, EnforcementPlan plan, Optional<BackendCapabilities> caps,
+                                    Optional<BackendSelection> selection, Optional<DescriptorInventory> descriptors) {
         List<DomainProjection> rows = DomainRows.build(ctx.lowering(), Basis.PLAN, plan.planned(), caps,
                 Optional.empty());
         ReportedPosture posture;
@@ -54,7 +64,7 @@ public final class ReportBuilder {
         }
         IsolationReport report = assemble(ctx, posture, detail, Optional.of(plan.backend()), Optional.empty(),
                 selection, rows, List.of());
-        return lowerForAuthority(report);
+        return lowerForAuthority(Reports.withDescriptors(report, descriptors));
     }
 
     /** A refusal that a selection produced (pinned backend refused, walk exhausted, unknown id). */

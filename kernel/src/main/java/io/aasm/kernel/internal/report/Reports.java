@@ -1,6 +1,7 @@
 package io.aasm.kernel.internal.report;
 
 import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ReportStage;
@@ -21,12 +22,19 @@ final class Reports {
                 r.domains(), r.refusals(), r.unmapped(), r.credentials(), r.descriptors(), r.outcome(), r.evidence());
     }
 
+    static IsolationReport withDescriptors(IsolationReport r, Optional<DescriptorInventory> descriptors) {
+        return new IsolationReport(r.schema(), r.stage(), r.posture(), r.postureDetail(), r.isolationClass(),
+                r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
+                r.requested(), r.domains(), r.refusals(), r.unmapped(), r.credentials(), descriptors, r.outcome(),
+                r.evidence());
+    }
+
     static IsolationReport postRun(IsolationReport r, ReportedPosture posture, Optional<String> detail,
                                    List<DomainProjection> rows, RunOutcome outcome,
-                                   Optional<EnforcementEvidence> evidence) {
+                                   Optional<EnforcementEvidence> evidence, Optional<DescriptorInventory> descriptors) {
         return new IsolationReport(r.schema(), ReportStage.POST_RUN, posture, detail, r.isolationClass(),
                 r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
-                r.requested(), rows, r.refusals(), r.unmapped(), r.credentials(), r.descriptors(),
+                r.requested(), rows, r.refusals(), r.unmapped(), r.credentials(), descriptors,
                 Optional.of(outcome), evidence);
     }
 }

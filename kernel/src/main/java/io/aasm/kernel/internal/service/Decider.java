@@ -1,5 +1,8 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.kernel.internal.selection.Guarded;
+import io.aasm.ports.report.DescriptorInventory;
+
 import io.aasm.kernel.internal.launch.ProgramResolver;
 import io.aasm.kernel.internal.lowering.CredentialPlan;
 import io.aasm.kernel.internal.lowering.PolicyLowerer;
@@ -92,8 +95,13 @@ final class Decider {
         }
         Selection selection = selector.select(isolation, request.pinnedBackend(), spec, backends, order);
         if (selection instanceof Selection.Chosen chosen) {
+            // A backend that cannot say how it seals descriptors gets no least-authority credit.
+            Guarded<Optional<DescriptorInventory>> planned = Guarded.call("plannedDescriptors()",
+                    () -> chosen.candidate().installed().backend().plannedDescriptors(chosen.plan()));
+            Optional<DescriptorInventory> sealing = planned instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
+                    ? ok.value() : Optional.empty();
             IsolationReport report = reports.fromPlan(ctx, chosen.plan(), chosen.candidate().capabilities(),
-                    Optional.of(chosen.record()));
+                    Optional.of(chosen.record()), sealing);
             return new Decided(new LaunchDecision.Confined(chosen.plan(), report), Optional.of(pending));
         }
         Selection.NotChosen refused = (Selection.NotChosen) selection;

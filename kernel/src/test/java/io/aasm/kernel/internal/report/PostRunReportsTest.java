@@ -25,6 +25,7 @@ import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.policy.PolicyLowering;
 import io.aasm.ports.policy.RequirementPosture;
+import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
@@ -82,7 +83,8 @@ class PostRunReportsTest {
 
     @Test
     void evidenceCanLowerButNeverRaiseThePosture() {
-        IsolationReport ready = Reports.withPosture(pre(), ReportedPosture.READY, Optional.empty());
+        IsolationReport ready = Reports.withDescriptors(
+                Reports.withPosture(pre(), ReportedPosture.READY, Optional.empty()), Optional.of(CLEAN));
         IsolationReport lowered = post.postRun(ready, Optional.of(evidence(rec(EvidenceKind.EXERCISED, W,
                 ClaimTerm.DEGRADED))), new ExitDisposition.Exited(0));
         assertEquals(ReportedPosture.DEGRADED, lowered.posture());
@@ -94,9 +96,31 @@ class PostRunReportsTest {
     }
 
     @Test
+    void aPlanIsReadyOnlyWithACleanPlannedSealingAndStaysSoOnlyWithACleanInventory() {
+        PolicyLowering l = lowering(RequirementPosture.REQUIRED);
+        Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, new Selector(new Negotiator()).select(
+                IsolationClass.AUTO, Optional.empty(), spec(l),
+                List.of(new InstalledBackend("tb", 0, new TestBackend("tb", Caps.allStrong()))), WalkOrder.parse("")));
+        IsolationReport sealed = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
+                Optional.empty(), Optional.of(CLEAN));
+        assertEquals(ReportedPosture.READY, sealed.posture());
+        IsolationReport unsealed = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
+                Optional.empty(), Optional.empty());
+        assertEquals(ReportedPosture.DEGRADED, unsealed.posture());
+        DescriptorInventory leaky = new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of("fd 7: socket"));
+        IsolationReport after = post.postRun(sealed, Optional.empty(), new ExitDisposition.Exited(0),
+                Optional.empty(), Optional.of(leaky));
+        assertEquals(ReportedPosture.DEGRADED, after.posture(), "a residual descriptor at launch lowers READY");
+        assertEquals(Optional.of(leaky), after.descriptors());
+    }
+
+    private static final DescriptorInventory CLEAN =
+            new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of());
+
+    @Test
     void anEvidenceFaultIsNamedInThePostRunReport() {
         IsolationReport r = post.postRun(pre(), Optional.empty(), new ExitDisposition.Exited(0),
-                Optional.of("evidence() threw IllegalStateException: gone"));
+                Optional.of("evidence() threw IllegalStateException: gone"), Optional.empty());
         assertEquals(true, r.postureDetail().orElseThrow().contains("no evidence: evidence() threw"));
         assertEquals(ClaimTerm.UNMEASURED, r.row(W).claim());
     }
