@@ -89,7 +89,7 @@ final class JsonTree {
         o.set("delegated", JsonParts.strings(c.delegated()));
         o.set("ambient_unremoved", JsonParts.strings(c.ambientUnremoved()));
         o.set("contradictions", JsonParts.strings(c.contradictions()));
-        o.put("environ_caveat", KvBody.environCaveatApplies(r));
+        o.put("environ_caveat", Describe.environCaveatApplies(r));
         return o;
     }
 

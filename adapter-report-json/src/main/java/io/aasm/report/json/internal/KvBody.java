@@ -1,9 +1,7 @@
 package io.aasm.report.json.internal;
 
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.EvidenceRecord;
-import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
@@ -53,12 +51,7 @@ final class KvBody {
         kv.list("credential.ambient_unremoved_count", "credential.ambient_unremoved",
                 List.copyOf(c.ambientUnremoved()));
         kv.list("credential.contradiction_count", "credential.contradiction", c.contradictions());
-        kv.put("credential.environ_caveat", environCaveatApplies(r));
-    }
-
-    /** The /proc/<pid>/environ caveat applies whenever the credential domain is not prevented. */
-    static boolean environCaveatApplies(IsolationReport r) {
-        return !(r.row(CapabilityDomain.CREDENTIAL).state() instanceof ControlState.Prevention);
+        kv.put("credential.environ_caveat", Describe.environCaveatApplies(r));
     }
 
     private static void descriptors(IsolationReport r, KvLines kv) {

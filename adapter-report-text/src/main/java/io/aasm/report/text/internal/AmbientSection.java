@@ -1,8 +1,6 @@
 package io.aasm.report.text.internal;
 
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
 import java.util.List;
@@ -27,13 +25,9 @@ final class AmbientSection {
                     + " — listed as removed and also as delegated or still present");
         }
         out.item("descriptors: " + r.descriptors().map(AmbientSection::inventory).orElse("<no inventory taken>"));
-        if (environCaveatApplies(r)) {
+        if (Describe.environCaveatApplies(r)) {
             out.item(ENVIRON_CAVEAT);
         }
-    }
-
-    static boolean environCaveatApplies(IsolationReport r) {
-        return !(r.row(CapabilityDomain.CREDENTIAL).state() instanceof ControlState.Prevention);
     }
 
     private static String inventory(DescriptorInventory d) {

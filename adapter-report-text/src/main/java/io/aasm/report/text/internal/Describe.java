@@ -1,11 +1,13 @@
 package io.aasm.report.text.internal;
 
+import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.Token;
 import io.aasm.ports.plan.AchievedControl;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.report.ControlState;
+import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.RefusalEntry;
 import io.aasm.ports.report.RequestedControl;
 import java.util.Comparator;
@@ -130,6 +132,11 @@ final class Describe {
             return p.detail();
         }
         return "no policy was derived";
+    }
+
+    /** The /proc/<pid>/environ caveat applies whenever the credential domain is not prevented. */
+    static boolean environCaveatApplies(IsolationReport report) {
+        return !(report.row(CapabilityDomain.CREDENTIAL).state() instanceof ControlState.Prevention);
     }
 
     static List<String> sorted(java.util.Collection<String> values) {
