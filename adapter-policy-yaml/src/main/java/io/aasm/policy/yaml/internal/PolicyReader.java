@@ -34,14 +34,16 @@ final class PolicyReader {
             "resources", ResourceSection::read);
     static final List<String> TOP_KEYS = List.of("apiVersion", "kind", "metadata", "isolation", "filesystem",
             "network", "syscalls", "process", "ipc", "credentials", "resources");
-    private static final List<String> CLASSES = Arrays.stream(IsolationClass.values()).map(IsolationClass::token).toList();
+    private static final List<String> CLASSES =
+            Arrays.stream(IsolationClass.values()).map(IsolationClass::token).toList();
 
     private PolicyReader() {
     }
 
     /** The policy; meaningful only when {@code problems} stayed empty. */
     static Optional<Policy> read(YNode root, Problems problems) {
-        Optional<Fields> top = Fields.of(root, "the policy", problems, "apiVersion: aasm/v1 / kind: Policy on two lines");
+        Optional<Fields> top = Fields.of(root, "the policy", problems,
+                "apiVersion: aasm/v1 / kind: Policy on two lines");
         if (top.isEmpty()) {
             return Optional.empty();
         }
@@ -70,7 +72,8 @@ final class PolicyReader {
 
     private static void exact(Fields f, String key, String expected) {
         if (f.entry(key).isEmpty()) {
-            f.problems().at(f.mapping(), "missing " + key, "add '" + key + ": " + expected + "' at the top of the file");
+            f.problems().at(f.mapping(), "missing " + key,
+                    "add '" + key + ": " + expected + "' at the top of the file");
             return;
         }
         f.string(key, key + ": " + expected).ifPresent(s -> {

@@ -82,7 +82,8 @@ public final class YamlPolicySource implements PolicySource {
             return Optional.of(in.readNBytes(InputGate.MAX_BYTES + 1));
         } catch (IOException e) {
             problems.add(0, 0, "cannot read the policy file: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), "check the path and its permissions");
+                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    "check the path and its permissions");
             return Optional.empty();
         }
     }

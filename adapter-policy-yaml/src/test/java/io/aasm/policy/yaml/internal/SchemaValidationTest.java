@@ -53,14 +53,14 @@ class SchemaValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"022-missing-apiversion", "023-missing-kind", "024-wrong-apiversion", "027-unknown-top-key",
-        "029-isolation-unknown", "035-filesystem-empty", "038-read-missing-allow", "041-relative-path",
-        "049-bad-posture", "053-network-unknown-key", "056-egress-port-out-of-range", "060-egress-port-and-ports",
-        "079-syscalls-both", "080-syscalls-empty-deny", "081-syscalls-neither", "086-process-both",
-        "087-process-neither", "091-process-spawn-allow", "093-ipc-unknown-channel", "096-credentials-bad-name",
-        "101-resources-empty", "103-resources-decimal-unit"})
+    @ValueSource(strings = {"missing-apiversion", "missing-kind", "wrong-apiversion", "unknown-top-key",
+        "isolation-unknown", "filesystem-empty", "read-missing-allow", "relative-path",
+        "bad-posture", "network-unknown-key", "egress-port-out-of-range", "egress-port-and-ports",
+        "syscalls-both", "syscalls-empty-deny", "syscalls-neither", "process-both",
+        "process-neither", "process-spawn-allow", "ipc-unknown-channel", "credentials-bad-name",
+        "resources-empty", "resources-decimal-unit"})
     void schemaExpressibleMistakesFailTheSchemaToo(String name) throws IOException {
-        Path file = TestFiles.resource("malformed/" + name + ".yaml");
+        Path file = TestFiles.corpus(name);
         assertFalse(schema.validate(asJson(file), InputFormat.JSON).isEmpty(), name + " passes the schema");
     }
 }

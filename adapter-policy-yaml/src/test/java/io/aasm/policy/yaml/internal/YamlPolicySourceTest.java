@@ -72,7 +72,7 @@ class YamlPolicySourceTest {
 
     @Test
     void problemsComeInFileOrder() {
-        PolicyLoad load = source.load(TestFiles.resource("malformed/112-many-problems.yaml"));
+        PolicyLoad load = source.load(TestFiles.corpus("many-problems"));
         List<PolicyProblem> problems = assertInstanceOf(PolicyLoad.Rejected.class, load).problems();
         assertEquals(4, problems.size(), problems.toString());
         assertEquals(problems.stream().sorted(Comparator.comparingInt((PolicyProblem q) -> q.where().line())

@@ -30,7 +30,10 @@ public final class HostRules {
             return cidr(host, slash);
         }
         Literal literal = address(host);
-        return literal == Literal.NOT_LITERAL ? hostName(raw) : literal.isPresentOk() ? Checked.ok(host) : ipLiteral(raw);
+        if (literal == Literal.NOT_LITERAL) {
+            return hostName(raw);
+        }
+        return literal.isPresentOk() ? Checked.ok(host) : ipLiteral(raw);
     }
 
     /** An address that a pinned host name resolves to: an IP literal only. */
@@ -75,7 +78,8 @@ public final class HostRules {
         Literal literal = address(base);
         int max = literal == Literal.V4 ? 32 : literal == Literal.V6 ? 128 : -1;
         if (max < 0) {
-            return Checked.bad("'" + host + "' is not a valid CIDR block", "write an address and a prefix, e.g. 10.0.0.0/8");
+            return Checked.bad("'" + host + "' is not a valid CIDR block",
+                    "write an address and a prefix, e.g. 10.0.0.0/8");
         }
         if (!bits.matches("0|[1-9][0-9]{0,2}") || Integer.parseInt(bits) > max) {
             return Checked.bad("'" + host + "' has a bad prefix length", "the prefix is 0.." + max);

@@ -44,14 +44,15 @@ public final class NumberRules {
         }
         Matcher m = SIZE.matcher(s.text().trim());
         if (!m.matches()) {
-            return Checked.bad("'" + s.text() + "' is not a size", "write whole numbers with a unit, e.g. 512MiB, 1536M or 4096 (bytes); units: "
-                    + String.join(", ", UNIT_NAMES));
+            return Checked.bad("'" + s.text() + "' is not a size", "write whole numbers with a unit, e.g. 512MiB,"
+                    + " 1536M or 4096 (bytes); units: " + String.join(", ", UNIT_NAMES));
         }
         Long unit = UNITS.get(m.group(2));
         if (unit == null) {
             String binary = m.group(2).length() == 2 && m.group(2).endsWith("B")
                     ? m.group(2).charAt(0) + "iB" : m.group(2);
-            String guess = UNITS.containsKey(binary) ? "did you mean '" + binary + "'? decimal units are not supported; "
+            String guess = UNITS.containsKey(binary)
+                    ? "did you mean '" + binary + "'? decimal units are not supported; "
                     : Suggest.didYouMean(m.group(2), UNIT_NAMES);
             return Checked.bad("unknown size unit '" + m.group(2) + "' in '" + s.text() + "'",
                     guess + "units: " + String.join(", ", UNIT_NAMES) + " (binary multiples)");

@@ -15,7 +15,8 @@ public final class CredentialSection {
     }
 
     public static void read(YNode.Entry section, Statements out) {
-        Fields.of(section.value(), "credentials", out.problems(), "credentials: {delegate: [PATH, HOME]}").ifPresent(f -> {
+        String example = "credentials: {delegate: [PATH, HOME]}";
+        Fields.of(section.value(), "credentials", out.problems(), example).ifPresent(f -> {
             f.allowOnly(Statements.withHeader("delegate"));
             Header header = Header.read(f);
             var delegate = f.entry("delegate");

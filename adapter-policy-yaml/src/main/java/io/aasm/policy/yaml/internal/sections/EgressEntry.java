@@ -100,7 +100,8 @@ final class EgressEntry {
             }
             Matcher m = RANGE.matcher(s.text().trim());
             if (!m.matches()) {
-                f.problems().at(s, "'" + s.text() + "' is not a port range", "write ports: \"8000-8100\" or ports: \"443\"");
+                f.problems().at(s, "'" + s.text() + "' is not a port range",
+                        "write ports: \"8000-8100\" or ports: \"443\"");
                 return null;
             }
             Integer from = portNumber(m.group(1), s, f);

@@ -32,7 +32,8 @@ public final class IpcSection {
                     Arrays.stream(IpcChannel.values()).filter(c -> c.token().equals(s.text())).findFirst()
                             .ifPresentOrElse(channels::add, () -> out.problems().at(s,
                                     "unknown ipc channel '" + s.text() + "' at ipc.allow[" + items.indexOf(s) + "]",
-                                    Suggest.didYouMean(s.text(), CHANNELS) + "channels: " + String.join(", ", CHANNELS)));
+                                    Suggest.didYouMean(s.text(), CHANNELS) + "channels: "
+                                            + String.join(", ", CHANNELS)));
                 }
                 Scope scope = items.isEmpty() ? new Scope.WholeDomain() : new Scope.IpcGrants(channels);
                 out.put(CapabilityDomain.IPC, scope, header, section);

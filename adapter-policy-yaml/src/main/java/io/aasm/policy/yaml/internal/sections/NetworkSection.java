@@ -66,7 +66,8 @@ public final class NetworkSection {
                                 "write hosts: {example.com: 93.184.216.34}; hosts: {} resolves nothing");
                         return;
                     }
-                    Fields.of(hostsEntry.get().value(), path + ".hosts", out.problems(), "hosts: {example.com: 93.184.216.34}")
+                    String example = "hosts: {example.com: 93.184.216.34}";
+                    Fields.of(hostsEntry.get().value(), path + ".hosts", out.problems(), example)
                             .ifPresent(hosts -> {
                                 TreeMap<String, String> table = new TreeMap<>();
                                 for (YNode.Entry e : hosts.mapping().entries()) {

@@ -41,7 +41,8 @@ public final class ProcessSection {
                 return;
             }
             NumberRules.count(max.get().value(), MAX_PROCESSES).then(
-                    n -> out.put(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(n.intValue()), header, section),
+                    n -> out.put(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(n.intValue()), header,
+                            section),
                     (message, hint) -> out.problems().at(max.get().value(), "process.max: " + message,
                             hint + "; spawn: deny forbids new processes"));
         });

@@ -36,7 +36,13 @@ final class SyntaxError {
             line = Math.max(at.getLineNr(), 0);
             column = Math.max(at.getColumnNr(), 0);
         }
-        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : firstLine(failure.getMessage());
+        String message = failure instanceof JacksonException j && j.getOriginalMessage() != null
+                ? firstLine(j.getOriginalMessage()) : String.valueOf(failure.getMessage());
+        if (message.startsWith("Expected a field name")) {
+            problems.add(line, column, "mapping keys must be plain strings (complex keys are not allowed)",
+                    "write 'key: value' with a plain key");
+            return;
+        }
         problems.add(line, column, "YAML could not be read: " + message, "fix the YAML syntax at this place");
     }
 

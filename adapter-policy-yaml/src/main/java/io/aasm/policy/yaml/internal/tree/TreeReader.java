@@ -105,13 +105,15 @@ public final class TreeReader {
         return switch (token) {
             case START_OBJECT -> mapping(parser, depth, line, column);
             case START_ARRAY -> sequence(parser, depth, line, column);
-            case VALUE_STRING -> new YNode.Scalar(line, column, YNode.ScalarKind.STRING, parser.getText());
+            case VALUE_STRING -> new YNode.Scalar(line, column, YNode.ScalarKind.STRING, text(parser, line, column));
             case VALUE_NUMBER_INT -> new YNode.Scalar(line, column, YNode.ScalarKind.INTEGER, parser.getText());
             case VALUE_NUMBER_FLOAT -> new YNode.Scalar(line, column, YNode.ScalarKind.FLOAT, parser.getText());
             case VALUE_TRUE, VALUE_FALSE -> new YNode.Scalar(line, column, YNode.ScalarKind.BOOLEAN, parser.getText());
             case VALUE_NULL -> new YNode.Scalar(line, column, YNode.ScalarKind.NULL, parser.getText());
             default -> {
-                problems.add(line, column, "unsupported YAML value", "write a plain string, number, list or mapping");
+                if (tag == null) {
+                    problems.add(line, column, "unsupported YAML value", "write a plain string, number, list or mapping");
+                }
                 yield new YNode.Rejected(line, column);
             }
         };
@@ -122,7 +124,7 @@ public final class TreeReader {
         Map<String, YNode.Entry> seen = new HashMap<>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             JsonLocation at = parser.currentTokenLocation();
-            String key = parser.currentName();
+            String key = text(parser, at.getLineNr(), at.getColumnNr());
             parser.nextToken();
             YNode.Entry entry = new YNode.Entry(key, at.getLineNr(), at.getColumnNr(), value(parser, depth + 1));
             YNode.Entry first = seen.putIfAbsent(key, entry);
@@ -134,6 +136,24 @@ public final class TreeReader {
             }
         }
         return new YNode.Mapping(line, column, entries);
+    }
+
+    /** A double-quoted escape can name half a surrogate pair; such a string cannot be printed or encoded later. */
+    private String text(YAMLParser parser, int line, int column) throws IOException {
+        String s = parser.getText();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1));
+            if (paired) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                problems.add(line, column, "the text contains an unpaired UTF-16 surrogate escape",
+                        "escape whole characters only, e.g. \\U0001F600");
+                return s;
+            }
+        }
+        return s;
     }
 
     private YNode sequence(YAMLParser parser, int depth, int line, int column) throws IOException {
