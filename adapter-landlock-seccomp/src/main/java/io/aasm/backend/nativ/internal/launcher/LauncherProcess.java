@@ -42,7 +42,12 @@ public final class LauncherProcess implements AutoCloseable {
      * later failure (no connection, refusal, exec failure) is reported through {@link #awaitStart()}.
      */
     public static LauncherProcess start(Path launcher, PlanMessage plan, LaunchOptions options) throws IOException {
-        byte[] message = PlanEncoder.encode(plan);
+        return start(launcher, PlanEncoder.encode(plan), options, false);
+    }
+
+    /** Sends {@code message} as is; {@code endInput} then half-closes the channel (tests of truncated plans). */
+    static LauncherProcess start(Path launcher, byte[] message, LaunchOptions options, boolean endInput)
+            throws IOException {
         Path dir = privateDir();
         Path socket = dir.resolve("c");
         Process process = null;
@@ -59,8 +64,11 @@ public final class LauncherProcess implements AutoCloseable {
             List<String> cmd = new ArrayList<>(options.wrapper());
             cmd.add(launcher.toString());
             cmd.add("unix:" + socket);
-            process = new ProcessBuilder(cmd).redirectInput(options.stdin()).redirectOutput(options.stdout())
-                    .redirectError(options.stderr()).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(options.stdin()).redirectOutput(options.stdout())
+                    .redirectError(options.stderr());
+            // The launcher never passes its own environment on (envp is the plan's); give it none to hold.
+            pb.environment().clear();
+            process = pb.start();
             channel = accept(server, process, options.connectTimeout());
         } finally {
             Files.deleteIfExists(socket);
@@ -74,6 +82,9 @@ public final class LauncherProcess implements AutoCloseable {
             ByteBuffer buf = ByteBuffer.wrap(message);
             while (buf.hasRemaining()) {
                 channel.write(buf);
+            }
+            if (endInput) {
+                channel.shutdownOutput();
             }
         } catch (IOException e) {
             // The launcher stopped reading (it refused early); its status line says why.
@@ -143,6 +154,17 @@ public final class LauncherProcess implements AutoCloseable {
             return Optional.empty();
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The launcher's own exit status (blocks until it exits): 121 refused, 126/127 exec failed, else the program's. */
+    public int launcherExitCode() {
+        waitFor();
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the launcher", e);
         }
     }
 

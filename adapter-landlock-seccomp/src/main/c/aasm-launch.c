@@ -1,0 +1,639 @@
+/*
+ * aasm-launch: installs one already-decided plan on itself and execve()s the program, or refuses.
+ * The wire format, the fixed order and every status line are specified in PROTOCOL.md next to this file.
+ * There is no decision logic here: every value comes from the plan; the launcher only checks that it can
+ * install exactly that, and refuses (exit 121, "refused:<token>:<detail>") otherwise.
+ *
+ * Processes: the launcher ("outer", the supervisor's child) -> init (pid 1 of the new pid namespace, or a
+ * sub-reaper) -> the program. The outer process holds the status channel and the lifeline.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "plan.h"
+
+#define EXIT_REFUSED 121
+#define EXIT_LAUNCHER_ERROR 122
+#define EXIT_LIFELINE 137
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+struct ll_ruleset_attr { uint64_t handled_access_fs, handled_access_net, scoped; };
+struct ll_path_beneath_attr { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
+struct ll_net_port_attr { uint64_t allowed_access; uint64_t port; };
+
+/* Where refusals and reports go: the status channel in the launcher, the exec pipe in init/program. */
+static int report_fd = -1;
+static struct timespec t_start;
+static struct plan P;
+
+/* Inherited descriptors at start (before the launcher opened anything). */
+#define MAX_INHERITED 4096
+static int inherited[MAX_INHERITED];
+static size_t ninherited;
+static int inventory_complete;
+
+static void write_all(int fd, const char *buf, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return; /* the reader is gone: nothing useful to do */
+        buf += n;
+        len -= (size_t)n;
+    }
+}
+
+static void line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(int fd, const char *fmt, ...) {
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n > sizeof buf - 2) n = sizeof buf - 2;
+    for (int i = 0; i < n; i++)
+        if (buf[i] == '\n' || buf[i] == '\r') buf[i] = ' ';
+    buf[n++] = '\n';
+    write_all(fd < 0 ? 2 : fd, buf, (size_t)n);
+}
+
+void refuse(const char *token, const char *fmt, ...) {
+    char detail[3072];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (report_fd < 0) {
+        line(2, "aasm-launch: refused:%s:%s", token, detail);
+    } else {
+        line(report_fd, "refused:%s:%s", token, detail);
+    }
+    _exit(EXIT_REFUSED);
+}
+
+static long elapsed_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t_start.tv_sec) * 1000000000L + (now.tv_nsec - t_start.tv_nsec);
+}
+
+/* ---------- channel ---------- */
+
+static int plan_fd = -1, status_fd = -1, lifeline_capable = 1;
+
+static void open_channel(const char *spec) {
+    if (strncmp(spec, "unix:", 5) == 0) {
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        const char *path = spec + 5;
+        if (path[0] != '/' || strlen(path) >= sizeof sa.sun_path) refuse("channel", "bad socket path %s", path);
+        strcpy(sa.sun_path, path);
+        int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof sa) < 0)
+            refuse("channel", "cannot connect to %s: %s", path, strerror(errno));
+        plan_fd = status_fd = s;
+    } else if (strncmp(spec, "fd:", 3) == 0) {
+        int r, w;
+        char extra;
+        if (sscanf(spec + 3, "%d,%d%c", &r, &w, &extra) != 2 || r < 0 || w < 0)
+            refuse("channel", "expected fd:<read>,<write>, got %s", spec);
+        if (fcntl(r, F_GETFD) < 0 || fcntl(w, F_GETFD) < 0) refuse("channel", "descriptor not open in %s", spec);
+        fcntl(r, F_SETFD, FD_CLOEXEC);
+        fcntl(w, F_SETFD, FD_CLOEXEC);
+        struct stat st;
+        if (fstat(r, &st) == 0 && S_ISREG(st.st_mode)) lifeline_capable = 0;
+        plan_fd = r;
+        status_fd = w;
+    } else {
+        refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write>");
+    }
+    report_fd = status_fd;
+}
+
+static int read_full(int fd, void *buf, size_t len) {
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, (char *)buf + got, len - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static unsigned char *read_message(uint32_t *body_len) {
+    unsigned char h[12];
+    if (read_full(plan_fd, h, sizeof h) < 0) refuse("truncated", "message header shorter than 12 bytes");
+    if (memcmp(h, "AALP", 4) != 0) refuse("bad_magic", "expected AALP");
+    uint16_t version = (uint16_t)(h[4] | h[5] << 8), flags = (uint16_t)(h[6] | h[7] << 8);
+    if (version != PLAN_VERSION) refuse("bad_version", "launcher speaks %d, message is %u", PLAN_VERSION, version);
+    if (flags != 0) refuse("bad_header", "unknown header flags 0x%x", flags);
+    uint32_t len = (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+    if (len > PLAN_MAX_BODY) refuse("too_large", "body of %u bytes exceeds %u", len, PLAN_MAX_BODY);
+    unsigned char *body = malloc(len ? len : 1);
+    if (!body) refuse("internal", "out of memory");
+    if (read_full(plan_fd, body, len) < 0) refuse("truncated", "body shorter than the declared %u bytes", len);
+    *body_len = len;
+    return body;
+}
+
+/* ---------- inventory of inherited descriptors ---------- */
+
+static void take_inventory(void) {
+    DIR *d = opendir("/proc/self/fd");
+    inventory_complete = 1;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.') continue;
+            int fd = atoi(e->d_name);
+            if (fd == dirfd(d)) continue;
+            if (ninherited < MAX_INHERITED) inherited[ninherited++] = fd;
+            else inventory_complete = 0;
+        }
+        closedir(d);
+        return;
+    }
+    /* No /proc: probe every descriptor number below the soft limit. */
+    struct rlimit rl;
+    long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 65536;
+    if (max > 65536) { max = 65536; inventory_complete = 0; }
+    for (long fd = 0; fd < max; fd++) {
+        if (fcntl((int)fd, F_GETFD) < 0) continue;
+        if (ninherited < MAX_INHERITED) inherited[ninherited++] = (int)fd;
+        else inventory_complete = 0;
+    }
+}
+
+static int is_inherited(int fd) {
+    for (size_t i = 0; i < ninherited; i++)
+        if (inherited[i] == fd) return 1;
+    return 0;
+}
+
+static int is_kept(int fd) {
+    for (size_t i = 0; i < P.nkeep; i++)
+        if (P.keep[i] == fd) return 1;
+    return 0;
+}
+
+/* ---------- step 2: open every path, build the Landlock ruleset ---------- */
+
+static int ruleset_fd = -1;
+
+static int open_existing(const char *path, int flags) {
+    int fd = open(path, flags | O_CLOEXEC);
+    if (fd < 0) refuse("missing_path", "%s: %s", path, strerror(errno));
+    return fd;
+}
+
+static void open_everything(void) {
+    if (P.cwd) close(open_existing(P.cwd, O_PATH | O_DIRECTORY));
+    for (size_t i = 0; i < P.nbinds; i++) {
+        close(open_existing(P.binds[i].src, O_PATH));
+        close(open_existing(P.binds[i].tgt, O_PATH));
+    }
+    for (size_t i = 0; i < P.npaths; i++) P.paths[i].fd = open_existing(P.paths[i].path, O_PATH);
+    for (size_t i = 0; i < P.ncgroups; i++) P.cgroup_fds[i] = open_existing(P.cgroups[i], O_WRONLY);
+
+    if (!P.has_ruleset) return;
+    struct ll_ruleset_attr attr = {P.ll_fs, P.ll_net, P.ll_scoped};
+    ruleset_fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+    if (ruleset_fd < 0) {
+        long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
+        refuse("landlock_ruleset", "fs=0x%llx net=0x%llx scoped=0x%llx: %s (host ABI %ld)",
+               (unsigned long long)P.ll_fs, (unsigned long long)P.ll_net, (unsigned long long)P.ll_scoped,
+               strerror(errno), abi);
+    }
+    fcntl(ruleset_fd, F_SETFD, FD_CLOEXEC);
+    for (size_t i = 0; i < P.npaths; i++) {
+        struct ll_path_beneath_attr pb = {P.paths[i].allowed, P.paths[i].fd};
+        if (syscall(SYS_landlock_add_rule, ruleset_fd, 1 /* PATH_BENEATH */, &pb, 0) < 0)
+            refuse("landlock_rule", "%s allowed=0x%llx: %s", P.paths[i].path,
+                   (unsigned long long)P.paths[i].allowed, strerror(errno));
+        close(P.paths[i].fd);
+    }
+    for (size_t i = 0; i < P.nports; i++) {
+        struct ll_net_port_attr np = {P.ports[i].allowed, P.ports[i].port};
+        if (syscall(SYS_landlock_add_rule, ruleset_fd, 2 /* NET_PORT */, &np, 0) < 0)
+            refuse("landlock_rule", "port %llu allowed=0x%llx: %s", (unsigned long long)P.ports[i].port,
+                   (unsigned long long)P.ports[i].allowed, strerror(errno));
+    }
+}
+
+/* ---------- step 3: namespaces and mounts ---------- */
+
+static void write_proc_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) refuse("userns_map", "open %s: %s", path, strerror(errno));
+    ssize_t n = write(fd, text, strlen(text));
+    if (n != (ssize_t)strlen(text)) refuse("userns_map", "write '%s' to %s: %s", text, path, strerror(errno));
+    close(fd);
+}
+
+static unsigned long locked_flags(const char *path) {
+    /* A read-only remount inside a user namespace must keep the flags the kernel locked on the source. */
+    struct statvfs sv;
+    unsigned long f = 0;
+    if (statvfs(path, &sv) != 0) return 0;
+    if (sv.f_flag & ST_NOSUID) f |= MS_NOSUID;
+    if (sv.f_flag & ST_NODEV) f |= MS_NODEV;
+    if (sv.f_flag & ST_NOEXEC) f |= MS_NOEXEC;
+    if (sv.f_flag & ST_NOATIME) f |= MS_NOATIME;
+    if (sv.f_flag & ST_NODIRATIME) f |= MS_NODIRATIME;
+    if (sv.f_flag & ST_RELATIME) f |= MS_RELATIME;
+    return f;
+}
+
+static void bring_loopback_up(void) {
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    strcpy(ifr.ifr_name, "lo");
+    if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0) refuse("loopback", "query lo: %s", strerror(errno));
+    ifr.ifr_flags |= IFF_UP;
+    if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0) refuse("loopback", "set lo up: %s", strerror(errno));
+    close(s);
+}
+
+static void enter_namespaces(void) {
+    if (P.ns) {
+        int flags = 0;
+        if (P.ns & NS_USER) flags |= CLONE_NEWUSER;
+        if (P.ns & NS_PID) flags |= CLONE_NEWPID;
+        if (P.ns & NS_NET) flags |= CLONE_NEWNET;
+        if (P.ns & NS_IPC) flags |= CLONE_NEWIPC;
+        if (P.ns & NS_MOUNT) flags |= CLONE_NEWNS;
+        if (unshare(flags) < 0) refuse("unshare", "namespaces 0x%x: %s", P.ns, strerror(errno));
+    }
+    if (P.has_usermap) {
+        char buf[64];
+        int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) { /* absent before Linux 3.19, when gid_map needs no "deny" */
+            if (write(fd, "deny", 4) != 4) refuse("userns_map", "setgroups deny: %s", strerror(errno));
+            close(fd);
+        }
+        snprintf(buf, sizeof buf, "%u %u 1\n", P.map[2], P.map[3]);
+        write_proc_file("/proc/self/gid_map", buf);
+        snprintf(buf, sizeof buf, "%u %u 1\n", P.map[0], P.map[1]);
+        write_proc_file("/proc/self/uid_map", buf);
+    }
+    if (P.ns & NS_MOUNT) {
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+            refuse("mount", "make / private: %s", strerror(errno));
+        for (size_t i = 0; i < P.nbinds; i++) {
+            struct bind *b = &P.binds[i];
+            if (mount(b->src, b->tgt, NULL, MS_BIND, NULL) < 0)
+                refuse("mount", "bind %s on %s: %s", b->src, b->tgt, strerror(errno));
+            if ((b->flags & BIND_READ_ONLY) &&
+                mount(NULL, b->tgt, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | locked_flags(b->tgt), NULL) < 0)
+                refuse("mount", "read-only remount of %s: %s", b->tgt, strerror(errno));
+        }
+    }
+    if (P.lo_up) bring_loopback_up();
+}
+
+static void join_cgroups(void) {
+    for (size_t i = 0; i < P.ncgroups; i++) {
+        if (write(P.cgroup_fds[i], "0", 1) != 1) refuse("cgroup_join", "%s: %s", P.cgroups[i], strerror(errno));
+        close(P.cgroup_fds[i]);
+    }
+}
+
+/* ---------- step 6: the program child ---------- */
+
+static void append_fd(char *buf, size_t cap, int fd, const char *suffix) {
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s%d%s", len && buf[len - 1] != '=' ? "," : "", fd, suffix);
+}
+
+static void seal_descriptors(void) {
+    char kept[1024] = "kept=", sealed[2048] = "sealed=", residual[1024] = "residual=";
+    int failures = 0;
+    for (size_t i = 0; i < ninherited; i++) {
+        int fd = inherited[i];
+        if (fd == plan_fd || fd == status_fd) continue; /* the channel itself (fd: mode), already close-on-exec */
+        if (is_kept(fd)) {
+            if (fcntl(fd, F_SETFD, 0) < 0) { char e[16]; snprintf(e, sizeof e, "/%d", errno); append_fd(residual, sizeof residual, fd, e); failures++; }
+            else append_fd(kept, sizeof kept, fd, "");
+        } else if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+            char e[16];
+            snprintf(e, sizeof e, "/%d", errno);
+            append_fd(residual, sizeof residual, fd, e);
+            failures++;
+        } else {
+            append_fd(sealed, sizeof sealed, fd, "");
+        }
+    }
+    /* Belt and braces: anything above stdio not kept is close-on-exec, whatever the inventory saw. */
+    if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) {
+        for (size_t i = 0; i < P.nkeep; i++)
+            if (P.keep[i] >= 3) fcntl(P.keep[i], F_SETFD, 0);
+    }
+    line(report_fd, "fds:%s;%s;%s;complete=%d", kept, sealed, residual, inventory_complete);
+    if (failures) refuse("fd_seal", "%d inherited descriptors could not be sealed", failures);
+}
+
+static void program_child(void) {
+    sigset_t none;
+    sigemptyset(&none);
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP) signal(s, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (P.has_signals && P.sig_target == SIG_TARGET_GROUP) setpgid(0, 0);
+
+    seal_descriptors();
+    if (P.cwd && chdir(P.cwd) < 0) refuse("chdir", "%s: %s", P.cwd, strerror(errno));
+    for (size_t i = 0; i < P.nrl; i++) {
+        struct rlimit rl = {(rlim_t)P.rlimits[i].soft, (rlim_t)P.rlimits[i].hard};
+        if (setrlimit((int)P.rlimits[i].res, &rl) < 0)
+            refuse("setrlimit", "resource %u soft=%llu hard=%llu: %s", P.rlimits[i].res,
+                   (unsigned long long)P.rlimits[i].soft, (unsigned long long)P.rlimits[i].hard, strerror(errno));
+    }
+    if (P.nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) refuse("no_new_privs", "%s", strerror(errno));
+    if (ruleset_fd >= 0) {
+        if (syscall(SYS_landlock_restrict_self, ruleset_fd, 0) < 0)
+            refuse("landlock_restrict", "%s", strerror(errno));
+        close(ruleset_fd);
+    }
+    /* Reported before seccomp, so the filter never has to allow this write. */
+    line(report_fd, "preexec:%ld", elapsed_ns());
+    if (P.has_seccomp) {
+        struct sock_fprog prog = {P.sc_len, P.filter};
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, P.sc_flags, &prog) < 0)
+            refuse("seccomp", "%u instructions, flags 0x%x: %s", P.sc_len, P.sc_flags, strerror(errno));
+    }
+    execve(P.program, P.argv, P.envp);
+    int err = errno;
+    line(report_fd, "exec-failed:%d", err);
+    _exit(err == ENOENT ? 127 : 126);
+}
+
+/* ---------- init: pid 1 of the namespace, or a sub-reaper ---------- */
+
+static void kill_walk(pid_t pid) {
+    /* Without a pid namespace: SIGKILL every descendant, parents first so they stop forking. */
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+        pid_t child = (pid_t)atoi(tok);
+        if (child <= 0) continue;
+        kill(child, SIGKILL);
+        kill_walk(child);
+    }
+}
+
+static void kill_tree_and_reap(void) {
+    int st;
+    for (;;) {
+        if (P.ns & NS_PID) kill(-1, SIGKILL); else kill_walk(getpid());
+        if (waitpid(-1, &st, 0) < 0 && errno == ECHILD) return;
+    }
+}
+
+static int signalfd_for(int with_chld) {
+    sigset_t set;
+    sigemptyset(&set);
+    if (with_chld) sigaddset(&set, SIGCHLD);
+    for (int s = 1; s < 32; s++)
+        if (P.has_signals && (P.sig_mask & (1ULL << s))) sigaddset(&set, s);
+    return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+static void noop(int s) { (void)s; }
+
+static void init_main(int exec_w, int report_w, int lifeline_r) {
+    if (P.ns & NS_PID) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+    } else {
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+    }
+    if (P.mount_proc && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        refuse("mount", "fresh /proc: %s", strerror(errno));
+    pid_t child = fork();
+    if (child < 0) refuse("fork", "program child: %s", strerror(errno));
+    if (child == 0) {
+        close(report_w);
+        close(lifeline_r);
+        program_child();
+    }
+    if (P.has_signals && P.sig_target == SIG_TARGET_GROUP) setpgid(child, child);
+    close(exec_w);
+    if (ruleset_fd >= 0) close(ruleset_fd);
+
+    int sfd = signalfd_for(1);
+    int status = 0, done = 0;
+    while (!done) {
+        struct pollfd pf[2] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0}};
+        if (poll(pf, 2, -1) < 0) continue;
+        if (pf[1].revents) {
+            char c;
+            if (read(lifeline_r, &c, 1) <= 0) { kill_tree_and_reap(); _exit(EXIT_LIFELINE); }
+        }
+        if (!(pf[0].revents & POLLIN)) continue;
+        struct signalfd_siginfo si;
+        if (read(sfd, &si, sizeof si) != sizeof si) continue;
+        if ((int)si.ssi_signo == SIGCHLD) {
+            int st;
+            pid_t p;
+            while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+                if (p == child) { status = st; done = 1; }
+        } else if (P.sig_target == SIG_TARGET_PROGRAM) {
+            kill(child, (int)si.ssi_signo);
+        } else if (P.sig_target == SIG_TARGET_GROUP) {
+            kill(-child, (int)si.ssi_signo);
+        } else {
+            kill(-1, (int)si.ssi_signo); /* ALL: only valid with a pid namespace (validated) */
+        }
+    }
+    kill_tree_and_reap();
+    if (WIFSIGNALED(status)) line(report_w, "exit:signal:%d", WTERMSIG(status));
+    else line(report_w, "exit:code:%d", WEXITSTATUS(status));
+    _exit(0);
+}
+
+/* ---------- the launcher's own loop: relay, forward, lifeline ---------- */
+
+enum start_state { START_UNKNOWN, START_OK, START_REFUSED, START_EXEC_FAILED };
+
+struct linebuf { char buf[8192]; size_t len; };
+
+/* Reads what is available; calls fn for each complete line. Returns 0 at end of file. */
+static int pump(int fd, struct linebuf *lb, void (*fn)(char *)) {
+    ssize_t n = read(fd, lb->buf + lb->len, sizeof lb->buf - lb->len - 1);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
+    if (n <= 0) return 0;
+    lb->len += (size_t)n;
+    char *start = lb->buf, *nl;
+    while ((nl = memchr(start, '\n', lb->len - (size_t)(start - lb->buf))) != NULL) {
+        *nl = 0;
+        fn(start);
+        start = nl + 1;
+    }
+    lb->len -= (size_t)(start - lb->buf);
+    memmove(lb->buf, start, lb->len);
+    if (lb->len == sizeof lb->buf - 1) lb->len = 0; /* an over-long line: drop it */
+    return 1;
+}
+
+static enum start_state start_state = START_UNKNOWN;
+static int exec_errno;
+static long setup_ns = -1;
+static char final_line[256];
+
+static void on_exec_line(char *l) {
+    if (strncmp(l, "preexec:", 8) == 0) { setup_ns = atol(l + 8); return; }
+    if (strncmp(l, "refused:", 8) == 0) start_state = START_REFUSED;
+    else if (strncmp(l, "exec-failed:", 12) == 0) { start_state = START_EXEC_FAILED; exec_errno = atoi(l + 12); }
+    line(status_fd, "%s", l);
+}
+
+static void on_report_line(char *l) {
+    snprintf(final_line, sizeof final_line, "%s", l);
+}
+
+static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
+    int sfd = signalfd_for(0);
+    struct linebuf eb = {.len = 0}, rb = {.len = 0};
+    int exec_open = 1, report_open = 1, lifeline_open = lifeline_capable;
+    while (report_open || exec_open) {
+        struct pollfd pf[4] = {{exec_open ? exec_r : -1, POLLIN, 0}, {report_open && !exec_open ? report_r : -1, POLLIN, 0},
+                               {sfd, POLLIN, 0}, {lifeline_open ? plan_fd : -1, POLLIN, 0}};
+        if (poll(pf, 4, -1) < 0) continue;
+        if (pf[0].revents && !pump(exec_r, &eb, on_exec_line)) {
+            exec_open = 0;
+            if (start_state == START_UNKNOWN && setup_ns >= 0) {
+                start_state = START_OK;
+                line(status_fd, "started:%ld", setup_ns);
+            } else if (start_state == START_UNKNOWN) {
+                start_state = START_REFUSED;
+                line(status_fd, "refused:internal:setup ended without a report");
+            }
+        }
+        if (pf[1].revents && !pump(report_r, &rb, on_report_line)) report_open = 0;
+        if (pf[2].revents & POLLIN) {
+            struct signalfd_siginfo si;
+            if (read(sfd, &si, sizeof si) == sizeof si) kill(init, (int)si.ssi_signo);
+        }
+        if (pf[3].revents) {
+            char junk[256];
+            ssize_t n = read(plan_fd, junk, sizeof junk);
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+                /* The supervisor is gone: end the whole tree. */
+                if (P.ns & NS_PID) kill(init, SIGKILL);
+                close(lifeline_w);
+                int st;
+                waitpid(init, &st, 0);
+                if (!(P.ns & NS_PID)) kill_tree_and_reap();
+                return EXIT_LIFELINE;
+            }
+        }
+    }
+    int st;
+    while (waitpid(init, &st, 0) < 0 && errno == EINTR) {}
+    if (!(P.ns & NS_PID)) kill_tree_and_reap(); /* orphans that reached us if init died abnormally */
+    switch (start_state) {
+    case START_REFUSED: return EXIT_REFUSED;
+    case START_EXEC_FAILED: return exec_errno == ENOENT ? 127 : 126;
+    default: break;
+    }
+    if (strncmp(final_line, "exit:code:", 10) == 0) {
+        line(status_fd, "%s", final_line);
+        return atoi(final_line + 10);
+    }
+    if (strncmp(final_line, "exit:signal:", 12) == 0) {
+        line(status_fd, "%s", final_line);
+        return 128 + atoi(final_line + 12);
+    }
+    line(status_fd, "error:init_died:wait status 0x%x", st);
+    return EXIT_LAUNCHER_ERROR;
+}
+
+int main(int argc, char **argv) {
+    clock_gettime(CLOCK_MONOTONIC, &t_start);
+    signal(SIGPIPE, SIG_IGN);
+    take_inventory();
+    if (argc != 2) refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write>");
+    open_channel(argv[1]);
+
+    uint32_t len;
+    unsigned char *body = read_message(&len);
+    parse_plan(body, len, &P);                 /* step 1: validate everything */
+    for (size_t i = 0; i < P.nkeep; i++)
+        if (!is_inherited(P.keep[i]) || P.keep[i] == plan_fd || P.keep[i] == status_fd)
+            refuse("fd_missing", "descriptor %d to keep was not inherited", P.keep[i]);
+
+    open_everything();                         /* step 2 */
+    enter_namespaces();                        /* step 3 */
+    if (!(P.ns & NS_PID)) prctl(PR_SET_CHILD_SUBREAPER, 1);
+    join_cgroups();                            /* step 4 */
+
+    /* Forwarded signals are queued from here on and read through signalfds; handlers keep pid 1 signallable. */
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    for (int s = 1; s < 32; s++)
+        if (P.has_signals && (P.sig_mask & (1ULL << s))) { sigaddset(&block, s); signal(s, noop); }
+    sigprocmask(SIG_BLOCK, &block, NULL);
+
+    int ep[2], rp[2], lp[2];
+    if (pipe2(ep, O_CLOEXEC) < 0 || pipe2(rp, O_CLOEXEC) < 0 || pipe2(lp, O_CLOEXEC) < 0)
+        refuse("internal", "pipe: %s", strerror(errno));
+    pid_t init = fork();                       /* step 5 */
+    if (init < 0) refuse("fork", "init: %s", strerror(errno));
+    if (init == 0) {
+        close(ep[0]);
+        close(rp[0]);
+        close(lp[1]);
+        if (status_fd != plan_fd) close(status_fd);
+        close(plan_fd);
+        report_fd = ep[1];
+        init_main(ep[1], rp[1], lp[0]);
+    }
+    close(ep[1]);
+    close(rp[1]);
+    close(lp[0]);
+    return outer_main(init, ep[0], rp[0], lp[1]);
+}

@@ -1,0 +1,74 @@
+package io.aasm.backend.nativ.internal.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * SIGKILL of the supervising JVM leaves no process of the confined tree, including a setsid daemon.
+ * Processes are found by a unique argument of {@code sleep}, so the test never confuses them with others.
+ */
+class LauncherLifelineTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"pidns", "nopidns"})
+    void killingTheSupervisorKillsTheWholeTree(String mode) throws Exception {
+        String tag = "7" + ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".5";
+        Path marker = dir.resolve("daemon-started");
+        // The program starts a setsid daemon (double fork), then sleeps itself.
+        String script = "/usr/bin/setsid /bin/sh -c '/bin/sleep " + tag + " & /bin/sleep " + tag + "' </dev/null >/dev/null 2>&1 &"
+                + " /bin/sleep 0.2; echo up > " + marker + "; exec /bin/sleep " + tag;
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process helper = new ProcessBuilder(java, "-cp", cp, LifelineHelper.class.getName(),
+                LauncherFixture.binary().path().toString(), script, mode).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(helper.getInputStream()));
+            String first = out.readLine();
+            assertTrue(first != null && first.contains("Started"), "helper said: " + first);
+            long launcherPid = Long.parseLong(first.split(" ")[1]);
+            waitFor(() -> Files.exists(marker));
+            List<ProcessHandle> tree = tagged(tag);
+            assertEquals(3, tree.size(), "program sleep, daemon shell's sleep and daemon sleep: " + tree);
+
+            helper.destroyForcibly().waitFor();
+            waitFor(() -> tagged(tag).isEmpty() && ProcessHandle.of(launcherPid).map(h -> !h.isAlive()).orElse(true));
+            assertEquals(List.of(), tagged(tag));
+            assertFalse(ProcessHandle.of(launcherPid).map(ProcessHandle::isAlive).orElse(false));
+        } finally {
+            helper.destroyForcibly();
+            tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static List<ProcessHandle> tagged(String tag) {
+        return ProcessHandle.allProcesses().filter(h -> {
+            try {
+                byte[] cmd = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+                return new String(cmd).equals("/bin/sleep\0" + tag + "\0");
+            } catch (IOException e) {
+                return false;
+            }
+        }).filter(ProcessHandle::isAlive).toList();
+    }
+
+    /** Waits for an effect, generously; the assertion after it states what must hold. */
+    private static void waitFor(java.util.function.BooleanSupplier cond) throws InterruptedException {
+        for (int i = 0; i < 300 && !cond.getAsBoolean(); i++) {
+            Thread.sleep(50);
+        }
+    }
+}
