@@ -48,6 +48,29 @@ final class LauncherFixture {
         return PlanMessage.builder().program("/bin/sh").argv("sh", "-c", script).keepFds(0, 1, 2);
     }
 
+    /** A unique {@code sleep} duration: processes running {@code /bin/sleep <tag>} belong to one test. */
+    static String newTag() {
+        return "7" + java.util.concurrent.ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".5";
+    }
+
+    static java.util.List<ProcessHandle> tagged(String tag) {
+        return ProcessHandle.allProcesses().filter(h -> {
+            try {
+                byte[] cmd = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+                return new String(cmd).equals("/bin/sleep\0" + tag + "\0");
+            } catch (IOException e) {
+                return false;
+            }
+        }).filter(ProcessHandle::isAlive).toList();
+    }
+
+    /** Waits for an effect, generously (up to 15 s); the assertion after it states what must hold. */
+    static void waitFor(java.util.function.BooleanSupplier cond) throws InterruptedException {
+        for (int i = 0; i < 300 && !cond.getAsBoolean(); i++) {
+            Thread.sleep(50);
+        }
+    }
+
     record Result(StartOutcome start, ExitOutcome exit, int code, LauncherProcess process, String stdout,
             String stderr) {
         @Override

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,7 +24,7 @@ class LauncherLifelineTest {
     @ParameterizedTest
     @ValueSource(strings = {"pidns", "nopidns"})
     void killingTheSupervisorKillsTheWholeTree(String mode) throws Exception {
-        String tag = "7" + ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".5";
+        String tag = LauncherFixture.newTag();
         Path marker = dir.resolve("daemon-started");
         // The program starts a setsid daemon (double fork), then sleeps itself.
         String script = "/usr/bin/setsid /bin/sh -c '/bin/sleep " + tag + " & /bin/sleep " + tag + "' </dev/null >/dev/null 2>&1 &"
@@ -40,35 +38,17 @@ class LauncherLifelineTest {
             String first = out.readLine();
             assertTrue(first != null && first.contains("Started"), "helper said: " + first);
             long launcherPid = Long.parseLong(first.split(" ")[1]);
-            waitFor(() -> Files.exists(marker));
-            List<ProcessHandle> tree = tagged(tag);
+            LauncherFixture.waitFor(() -> Files.exists(marker));
+            List<ProcessHandle> tree = LauncherFixture.tagged(tag);
             assertEquals(3, tree.size(), "program sleep, daemon shell's sleep and daemon sleep: " + tree);
 
             helper.destroyForcibly().waitFor();
-            waitFor(() -> tagged(tag).isEmpty() && ProcessHandle.of(launcherPid).map(h -> !h.isAlive()).orElse(true));
-            assertEquals(List.of(), tagged(tag));
+            LauncherFixture.waitFor(() -> LauncherFixture.tagged(tag).isEmpty() && ProcessHandle.of(launcherPid).map(h -> !h.isAlive()).orElse(true));
+            assertEquals(List.of(), LauncherFixture.tagged(tag));
             assertFalse(ProcessHandle.of(launcherPid).map(ProcessHandle::isAlive).orElse(false));
         } finally {
             helper.destroyForcibly();
-            tagged(tag).forEach(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    private static List<ProcessHandle> tagged(String tag) {
-        return ProcessHandle.allProcesses().filter(h -> {
-            try {
-                byte[] cmd = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
-                return new String(cmd).equals("/bin/sleep\0" + tag + "\0");
-            } catch (IOException e) {
-                return false;
-            }
-        }).filter(ProcessHandle::isAlive).toList();
-    }
-
-    /** Waits for an effect, generously; the assertion after it states what must hold. */
-    private static void waitFor(java.util.function.BooleanSupplier cond) throws InterruptedException {
-        for (int i = 0; i < 300 && !cond.getAsBoolean(); i++) {
-            Thread.sleep(50);
+            LauncherFixture.tagged(tag).forEach(ProcessHandle::destroyForcibly);
         }
     }
 }
