@@ -18,9 +18,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * {@code aasm:version}, each a thin wrapper over the same command layer as the headless CLI. Gogo
  * redirects System.in/out/err per session (ThreadIO), so the commands print there. The last exit
  * status is kept for {@code aasm:status}. No Gogo type is used, so this bundle
- * resolves without the shell bundles.
+ * resolves without the shell bundles. Immediate, so the last status survives between calls.
  */
-@Component(service = GogoCommands.class, property = {
+@Component(service = GogoCommands.class, immediate = true, property = {
     "osgi.command.scope=aasm",
     "osgi.command.function=run",
     "osgi.command.function=backends",

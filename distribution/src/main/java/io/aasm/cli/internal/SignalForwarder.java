@@ -15,8 +15,14 @@ final class SignalForwarder {
 
     static void install(CliIo io, LaunchSession session) {
         AtomicInteger count = new AtomicInteger();
-        io.onSignal().set(signal -> session.terminate(count.incrementAndGet() == 1
-                ? TerminationRequest.GRACEFUL : TerminationRequest.IMMEDIATE));
+        boolean debug = io.env().containsKey("AASM_DEBUG");
+        io.onSignal().set(signal -> {
+            TerminationRequest r = count.incrementAndGet() == 1 ? TerminationRequest.GRACEFUL : TerminationRequest.IMMEDIATE;
+            boolean delivered = session.terminate(r);
+            if (debug) {
+                io.err().println("aasm: signal " + signal + " forwarded as " + r.token() + ", delivered=" + delivered);
+            }
+        });
         if (io.firstSignal().get() != 0 && count.get() == 0) {
             count.incrementAndGet();
             session.terminate(TerminationRequest.GRACEFUL);

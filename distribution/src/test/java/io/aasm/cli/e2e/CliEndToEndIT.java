@@ -1,0 +1,173 @@
+package io.aasm.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End-to-end: the built distribution's bin/aasm, as a user runs it; every assertion is an observed effect. */
+class CliEndToEndIT {
+
+    @Test
+    void theProgramsOwnExitStatusIsAasmsExitStatus() throws Exception {
+        Aasm.Result r = Aasm.run("run", "exec", "--isolation", "none", "--", "sh", "-c", "echo out; echo err >&2; exit 7");
+        assertEquals(7, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("out\n"), r.toString());
+        assertTrue(r.err().contains("err\n"), r.toString());
+        assertTrue(r.err().contains("aasm: posture=NO_BOUNDARY backend=none prevention=0/9 exit=7"), r.toString());
+    }
+
+    @Test
+    void isolationNoneReallyRunsTheProgramAndReportsNoBoundary(@TempDir Path dir) throws Exception {
+        Path created = dir.resolve("created");
+        Path report = dir.resolve("report.txt");
+        Aasm.Result r = Aasm.run("run", "exec", "--isolation", "none", "--report-file", report.toString(), "--",
+                "sh", "-c", "sh -c 'echo made > " + created + "'");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("made", Files.readString(created).strip());
+        String text = Files.readString(report);
+        assertTrue(text.contains("NO BOUNDARY ESTABLISHED"), text);
+        assertTrue(text.contains("post_run"), text);
+    }
+
+    @Test
+    void reportFileTakesTheChosenFormat(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("report.json");
+        Aasm.Result r = Aasm.run("run", "exec", "--isolation", "none", "--report", "json", "--report-file",
+                report.toString(), "--", "/bin/true");
+        assertEquals(0, r.exit(), r.toString());
+        String json = Files.readString(report);
+        assertTrue(json.strip().startsWith("{") && json.contains("aasm.isolation.report/1"), json);
+    }
+
+    @Test
+    void anUnknownFlagIsAUsageError() throws Exception {
+        Aasm.Result r = Aasm.run("run", "exec", "--no-such-flag", "--", "/bin/true");
+        assertEquals(2, r.exit(), r.toString());
+        assertTrue(r.err().contains("--no-such-flag"), r.toString());
+        Aasm.Result bad = Aasm.run("run", "exec", "--isolation", "sometimes", "--", "/bin/true");
+        assertEquals(2, bad.exit(), bad.toString());
+        assertTrue(bad.err().contains("use none, auto or process"), bad.toString());
+    }
+
+    @Test
+    void aMissingProgramIs127AndANonExecutableOneIs126(@TempDir Path dir) throws Exception {
+        Aasm.Result missing = Aasm.run("run", "exec", "--isolation", "none", "--", "no-such-program-aasm-e2e");
+        assertEquals(127, missing.exit(), missing.toString());
+        Aasm.Result missingPath = Aasm.run("run", "exec", "--isolation", "none", "--", dir.resolve("absent").toString());
+        assertEquals(127, missingPath.exit(), missingPath.toString());
+        Path script = dir.resolve("not-executable.sh");
+        Files.writeString(script, "#!/bin/sh\ntouch " + dir.resolve("ran") + "\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rw-r--r--"));
+        Aasm.Result notExec = Aasm.run("run", "exec", "--isolation", "none", "--", script.toString());
+        assertEquals(126, notExec.exit(), notExec.toString());
+        assertFalse(Files.exists(dir.resolve("ran")));
+    }
+
+    @Test
+    void dryRunPrintsTheSectionsAndExecutesNothing(@TempDir Path dir) throws Exception {
+        Path created = dir.resolve("created");
+        Aasm.Result r = Aasm.run("run", "exec", "--isolation", "none", "--dry-run", "--no-proxy", "--",
+                "sh", "-c", "touch " + created);
+        assertEquals(0, r.exit(), r.toString());
+        String out = r.out();
+        int protection = out.indexOf("--- protection ---");
+        int isolation = out.indexOf("--- execution isolation ---");
+        int kv = out.indexOf("--- execution isolation (machine-readable) ---");
+        assertTrue(protection >= 0 && isolation > protection && kv > isolation, out);
+        assertTrue(out.substring(kv).contains("\nschema=aasm.isolation.report/1\n"), out);
+        assertTrue(out.contains("posture=no_boundary"), out);
+        assertTrue(out.contains("no_proxy_flag: given"), out);
+        assertFalse(Files.exists(created), "a dry run executed the program");
+    }
+
+    @Test
+    void nothingIsLaunchedOnABadPolicy(@TempDir Path dir) throws Exception {
+        Path policy = dir.resolve("bad.yaml");
+        Files.writeString(policy, "apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read:\n    allow: [usr]\n");
+        Path created = dir.resolve("created");
+        Aasm.Result r = Aasm.run("run", "exec", "--isolation", "none", "--policy", policy.toString(), "--",
+                "sh", "-c", "touch " + created);
+        assertEquals(125, r.exit(), r.toString());
+        assertTrue(r.err().contains(policy + ":5:"), "file:line:col expected\n" + r);
+        assertFalse(Files.exists(created), "the program ran despite a rejected policy");
+    }
+
+    @Test
+    void autoWithNoCapableBackendRefusesAndNamesEveryCandidate(@TempDir Path dir) throws Exception {
+        // A distribution without the real backends, plus the example backend dropped into deploy/.
+        Path home = Aasm.copyOfDistribution(List.of("adapter-landlock-seccomp.jar", "adapter-sandlock.jar"));
+        Files.copy(home.resolve("examples/adapter-example-unconfined.jar"), home.resolve("deploy/example.jar"));
+        Path created = dir.resolve("created");
+        Aasm.Result r = Aasm.run(home, dir, Map.of(), "run", "exec", "--isolation", "auto", "--",
+                "sh", "-c", "touch " + created);
+        assertEquals(125, r.exit(), r.toString());
+        for (String candidate : List.of("sandlock", "aasm-native", "aasm-macos-vm", "example-unconfined")) {
+            assertTrue(r.err().contains("- " + candidate + ":"), candidate + " not named\n" + r);
+        }
+        assertFalse(Files.exists(created), "a refused launch ran the program");
+        Aasm.Result backends = Aasm.run(home, dir, Map.of(), "backends");
+        assertTrue(backends.out().contains("backend: example-unconfined"), backends.toString());
+        assertTrue(backends.out().contains("unsupported"), backends.toString());
+    }
+
+    /**
+     * The program traps TERM and exits 3. It waits in a loop of short foreground sleeps rather than
+     * {@code sleep 30 & wait}: the kernel's graceful termination signals descendants before the
+     * program itself, and a bare {@code wait} then returns 0 before the program sees its own TERM
+     * (measured: about one run in four), which would test that ordering rather than forwarding.
+     */
+    @Test
+    void sigtermIsForwardedToTheProgram(@TempDir Path dir) throws Exception {
+        Path marker = dir.resolve("got");
+        Path ready = dir.resolve("ready");
+        Process p = Aasm.start(Aasm.DIST, dir, Map.of("F", marker.toString()), "run", "exec", "--isolation", "none", "--",
+                "sh", "-c", "trap 'echo got > \"$F\"; exit 3' TERM; : > " + ready + "; while :; do sleep 0.1; done");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.exists(ready) && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(ready), "the program never started");
+        new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start().waitFor();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "aasm did not end after SIGTERM");
+        Aasm.Result r = Aasm.result(p, dir);
+        assertEquals(3, r.exit(), r.toString());
+        assertEquals("got", Files.readString(marker).strip());
+        assertTrue(r.err().contains("exit=3"), r.toString());
+    }
+
+    @Test
+    void aSignalledProgramExitsWith128PlusN(@TempDir Path dir) throws Exception {
+        Aasm.Result r = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "none", "--",
+                "sh", "-c", "kill -KILL $$");
+        assertEquals(137, r.exit(), r.toString());
+    }
+
+    @Test
+    void helpShowsTheExitCodeTableOnEveryCommand() throws Exception {
+        for (List<String> cmd : List.of(List.of("--help"), List.of("run", "exec", "--help"), List.of("backends", "--help"),
+                List.of("policy", "check", "--help"))) {
+            Aasm.Result r = Aasm.run(cmd.toArray(new String[0]));
+            assertEquals(0, r.exit(), r.toString());
+            assertTrue(r.out().contains("Exit codes:") && r.out().contains("125"), r.toString());
+        }
+    }
+
+    @Test
+    void versionAndBackendsWork() throws Exception {
+        Aasm.Result v = Aasm.run("version");
+        assertEquals(0, v.exit(), v.toString());
+        assertTrue(v.out().startsWith("aasm 0."), v.toString());
+        Aasm.Result b = Aasm.run("backends");
+        assertEquals(0, b.exit(), b.toString());
+        assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"), b.toString());
+    }
+}

@@ -1,0 +1,152 @@
+package io.aasm.cli.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.kernel.PolicyCheck;
+import io.aasm.ports.policy.IsolationClass;
+import io.aasm.ports.policy.PolicyProblem;
+import io.aasm.ports.policy.SourceLocation;
+import io.aasm.ports.report.ReportRenderer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The command layer against a recording kernel: parsing, exit statuses, and that nothing launches early. */
+class AasmCliTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final RecordingKernel kernel = new RecordingKernel();
+
+    @Test
+    void anUnknownOptionIsAUsageErrorWithoutWaitingForTheKernel() {
+        assertEquals(2, run(false, "run", "exec", "--bogus", "--", "/bin/true"));
+        assertTrue(err().contains("--bogus"), err());
+        assertEquals(2, run(false, "run", "exec", "--isolation", "none"));
+        assertEquals(2, run(false, "run"));
+        assertEquals(2, run(false));
+    }
+
+    @Test
+    void helpListsTheExitCodes() {
+        assertEquals(0, run(false, "run", "exec", "--help"));
+        assertTrue(out().contains("Exit codes:") && out().contains("127") && out().contains("128+N"), out());
+    }
+
+    @Test
+    void aMissingKernelIsAFailureBeforeStart() {
+        assertEquals(125, run(false, "run", "exec", "--isolation", "none", "--", "/bin/true"));
+        assertTrue(err().contains("isolation kernel service did not appear"), err());
+    }
+
+    @Test
+    void aRejectedPolicyPrintsEveryProblemAndLaunchesNothing() {
+        kernel.decision = new LaunchDecision.PolicyRejected("/p.yaml", List.of(
+                new PolicyProblem(new SourceLocation("/p.yaml", 3, 5), "unknown key `reed`", "did you mean `read`?"),
+                new PolicyProblem(new SourceLocation("/p.yaml", 7, 9), "relative path `usr`", "use /usr")));
+        assertEquals(125, run(true, "run", "exec", "--policy", "/p.yaml", "--", "/bin/true"));
+        assertTrue(err().contains("/p.yaml:3:5: unknown key `reed`") && err().contains("/p.yaml:7:9:"), err());
+        assertEquals(0, kernel.launches.get());
+        assertEquals(125, run(true, "run", "exec", "--dry-run", "--policy", "/p.yaml", "--", "/bin/true"));
+    }
+
+    @Test
+    void flagsReachTheKernelRequestUnchanged() {
+        kernel.decision = new LaunchDecision.PolicyRejected("/p.yaml", List.of(
+                new PolicyProblem(new SourceLocation("/p.yaml", 1, 1), "x", "")));
+        run(true, "run", "exec", "--isolation", "process", "--isolation-backend", "aasm-native", "--agent-id", "bot-7",
+                "--", "prog", "-c", "--not-a-flag");
+        LaunchRequest r = kernel.requests.get(0);
+        assertEquals(Optional.of(IsolationClass.PROCESS), r.isolation());
+        assertEquals(Optional.of("aasm-native"), r.pinnedBackend());
+        assertEquals("prog", r.program());
+        assertEquals(List.of("-c", "--not-a-flag"), r.args());
+        assertEquals("bot-7", r.identity().agentId());
+        assertEquals(Optional.of("/home/conf/default-policy.yaml"), r.policyFile(), "the distribution default policy");
+    }
+
+    @Test
+    void aMissingWorkdirFailsBeforeTheKernelDecides() {
+        assertEquals(125, run(true, "run", "exec", "--workdir", "/no/such/dir", "--", "/bin/true"));
+        assertTrue(err().contains("--workdir /no/such/dir is not a directory"), err());
+        assertEquals(0, kernel.requests.size());
+    }
+
+    private int run(boolean withKernel, String... args) {
+        KernelGate gate = new KernelGate();
+        if (withKernel) {
+            gate.bind(kernel);
+        }
+        CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PATH", "/bin"), "/", Optional.of(Path.of("/home")),
+                "test", new AtomicInteger(), new AtomicReference<>(), List.of());
+        return AasmCli.execute(args, new Invocation(io, gate, 10));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Records requests; launching is counted so a test can prove nothing was launched. */
+    static final class RecordingKernel implements IsolationKernel {
+        final List<LaunchRequest> requests = new ArrayList<>();
+        final AtomicInteger launches = new AtomicInteger();
+        LaunchDecision decision;
+
+        @Override
+        public PolicyCheck checkPolicy(String policyFile) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public LaunchDecision decide(LaunchRequest request) {
+            requests.add(request);
+            return decision;
+        }
+
+        @Override
+        public LaunchSession launch(LaunchDecision d) throws LaunchException {
+            launches.incrementAndGet();
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<BackendStatus> backends() {
+            return List.of();
+        }
+
+        @Override
+        public Optional<BackendStatus> probe(String backendId, boolean refresh) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<ReportRenderer> renderer(String format) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<String> autoWalkOrder() {
+            return List.of();
+        }
+    }
+}
