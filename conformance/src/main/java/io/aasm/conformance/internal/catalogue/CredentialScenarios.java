@@ -1,0 +1,124 @@
+package io.aasm.conformance.internal.catalogue;
+
+import io.aasm.conformance.internal.fixture.Bench;
+import io.aasm.conformance.internal.fixture.Outside;
+import io.aasm.conformance.internal.fixture.Toolbox;
+import io.aasm.conformance.internal.fixture.Trees;
+import io.aasm.ports.capability.CapabilityDomain;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Ambient authority: the caller's environment, the supervisor's environment and descriptors, and
+ * another process's environment and memory. Hostile policies delegate only PATH; the control either
+ * delegates the one name (environment) or removes the credentials statement, since no delegation can
+ * grant another process's /proc entries.
+ */
+final class CredentialScenarios {
+    private CredentialScenarios() {
+    }
+
+    private static final String DELEGATE_PATH = "credentials: {delegate: [PATH]}";
+    private static final String UNSTATED = "credentials removed (credential domain unrestricted)";
+
+    static List<Scenario> all() {
+        return List.of(envEnumeration(), supervisorEnviron(), outsideEnviron(), supervisorDescriptor(), outsideMemory());
+    }
+
+    private static Staged staged(Bench b, String name, String control, String grant, String script, String secret,
+                                 Staged.Chore cleanup) {
+        Path loot = b.out().resolve("loot");
+        Staged.Observation effect = () -> Trees.read(loot).contains(secret)
+                ? Effect.happened("out/loot holds the secret") : Effect.absent("out/loot lacks the secret");
+        return new Staged(b.policy(name).section(DELEGATE_PATH).text(), control, grant, script, effect, b::clearOut,
+                cleanup, Optional.empty());
+    }
+
+    private static Scenario envEnumeration() {
+        String name = "cred-env-enumeration";
+        return new Scenario(name, CapabilityDomain.CREDENTIAL, "dump the environment, looking for the caller's secret",
+                b -> new Staging.Ready(staged(b, name,
+                        b.policy(name).section("credentials: {delegate: [PATH, " + Toolbox.CANARY_NAME + "]}").text(),
+                        "credentials.delegate += " + Toolbox.CANARY_NAME, "env > " + b.out() + "/loot",
+                        b.tools().canary(), Staged.Chore.nothing())));
+    }
+
+    private static Scenario supervisorEnviron() {
+        String name = "cred-supervisor-environ";
+        return new Scenario(name, CapabilityDomain.CREDENTIAL, "read the supervisor's /proc/<pid>/environ", b -> {
+            // any NAME=value of the supervisor's own environment that the launch was not given
+            Optional<String> pair = System.getenv().entrySet().stream()
+                    .filter(e -> e.getValue().length() >= 4 && !b.tools().callerEnvironment().containsKey(e.getKey()))
+                    .map(e -> e.getKey() + "=" + e.getValue()).sorted().findFirst();
+            if (pair.isEmpty()) {
+                return new Staging.CannotHost("the supervisor's environment holds nothing to look for");
+            }
+            return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
+                    "cat /proc/" + b.tools().supervisorPid() + "/environ > " + b.out() + "/loot", pair.get(),
+                    Staged.Chore.nothing()));
+        });
+    }
+
+    private static Scenario outsideEnviron() {
+        String name = "cred-outside-process-environ";
+        return new Scenario(name, CapabilityDomain.CREDENTIAL, "read another process's /proc/<pid>/environ", b -> {
+            String secret = "env-" + b.tools().canary();
+            Process other = Outside.start(List.of("sleep", "120"), Map.of("AASM_OTHER_SECRET", secret));
+            return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
+                    "cat /proc/" + other.pid() + "/environ > " + b.out() + "/loot", secret, () -> Outside.stop(other)));
+        });
+    }
+
+    /** The supervisor holds a secret file open; /proc/<pid>/fd/N would re-open it. */
+    private static Scenario supervisorDescriptor() {
+        String name = "cred-supervisor-descriptor";
+        return new Scenario(name, CapabilityDomain.CREDENTIAL,
+                "re-open a file the supervisor holds open through /proc/<pid>/fd/N", b -> {
+                    String secret = "fd-" + b.tools().canary();
+                    Path file = b.file("held/secret", secret + "\n");
+                    FileChannel held = FileChannel.open(file);
+                    Optional<String> fd = descriptorOf(file);
+                    if (fd.isEmpty()) {
+                        held.close();
+                        return new Staging.CannotHost("cannot find the supervisor's descriptor in /proc/self/fd");
+                    }
+                    return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
+                            "cat /proc/" + b.tools().supervisorPid() + "/fd/" + fd.get() + " > " + b.out() + "/loot",
+                            secret, held::close));
+                });
+    }
+
+    private static Optional<String> descriptorOf(Path file) throws IOException {
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.filter(p -> {
+                try {
+                    return Files.readSymbolicLink(p).equals(file);
+                } catch (IOException e) {
+                    return false;
+                }
+            }).map(p -> p.getFileName().toString()).findFirst();
+        }
+    }
+
+    private static Scenario outsideMemory() {
+        String name = "cred-outside-process-memory";
+        return new Scenario(name, CapabilityDomain.CREDENTIAL, "read a secret from another process's /proc/<pid>/mem",
+                b -> {
+                    if (b.needsActor().isPresent()) {
+                        return b.needsActor().get();
+                    }
+                    Victim v = Victim.start(b, "mem-" + b.tools().canary());
+                    if (v == null) {
+                        return new Staging.CannotHost("the victim process did not start");
+                    }
+                    return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
+                            b.actor() + " memread " + v.pid() + " " + v.address() + " " + v.length() + " " + b.out()
+                                    + "/loot", v.secret(), v::stop));
+                });
+    }
+}

@@ -1,0 +1,197 @@
+package io.aasm.conformance.internal.catalogue;
+
+import io.aasm.conformance.internal.fixture.Bench;
+import io.aasm.conformance.internal.fixture.Sinks;
+import io.aasm.ports.capability.CapabilityDomain;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Egress to listeners the suite owns. Every policy grants one loopback TCP port (a "granted service"
+ * the suite also owns); the action aims at a different destination; the effect is any connection or
+ * byte reaching the target listener; the control grants that destination. Traffic never leaves the
+ * host: every target is an address of this host.
+ */
+final class NetworkScenarios {
+    private NetworkScenarios() {
+    }
+
+    static final InetAddress LOOPBACK = address("127.0.0.1");
+    static final InetAddress LOOPBACK6 = address("::1");
+
+    static List<Scenario> all() {
+        return List.of(
+                tcp("net-tcp-unlisted-loopback-port", "connect to a loopback port the policy does not list", "127.0.0.1"),
+                tcp("net-tcp-short-form-127-1", "connect to the unlisted port via the short form 127.1", "127.1"),
+                tcp("net-tcp-hex-address", "connect to the unlisted port via 0x7f000001", "0x7f000001"),
+                tcp("net-tcp-v4-mapped-v6", "connect to the unlisted port via ::ffff:127.0.0.1", "::ffff:127.0.0.1"),
+                ipv6(),
+                devTcp(),
+                udp("net-udp-unlisted-port", "send a UDP datagram to a loopback port the policy does not list", "udp"),
+                udp("net-raw-socket-udp", "hand-craft a UDP packet on a raw IP socket (bypasses UDP filters)", "rawudp"),
+                otherAddress(),
+                metadata());
+    }
+
+    static InetAddress address(String literal) {
+        try {
+            return InetAddress.getByName(literal);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The granted service plus the target; the control adds {@code controlEntry}. */
+    private static Staging stage(Bench b, String name, Sinks.Sink target, String script, String controlEntry,
+                                 Sinks.Sink granted, Optional<String> denial) {
+        String base = "{host: loopback, port: " + granted.port() + "}";
+        String hostile = b.policy(name).section("network:\n  egress:\n    allow: [" + base + "]\n").text();
+        String control = b.policy(name).section("network:\n  egress:\n    allow: [" + base + ", " + controlEntry + "]\n")
+                .text();
+        Staged.Observation effect = () -> {
+            String got = target.drain();
+            granted.drain();
+            return got.isEmpty() ? Effect.absent("nothing reached the listener on port " + target.port())
+                    : Effect.happened(got + " reached the listener on port " + target.port());
+        };
+        Staged.Chore cleanup = () -> {
+            target.close();
+            granted.close();
+        };
+        return new Staging.Ready(new Staged(hostile, control, "network.egress += " + controlEntry, script, effect,
+                b::clearOut, cleanup, denial));
+    }
+
+    private static Scenario tcp(String name, String summary, String spelling) {
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, summary, b -> {
+            if (b.needsActor().isPresent()) {
+                return b.needsActor().get();
+            }
+            Sinks.Sink target = Sinks.tcp(LOOPBACK, 0);
+            return stage(b, name, target, b.actor() + " tcp " + spelling + " " + target.port() + " exfil",
+                    "{host: loopback, port: " + target.port() + "}", Sinks.tcp(LOOPBACK, 0), Optional.empty());
+        });
+    }
+
+    private static Scenario ipv6() {
+        String name = "net-tcp-ipv6-loopback";
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, "connect to an unlisted port on ::1", b -> {
+            if (b.needsActor().isPresent()) {
+                return b.needsActor().get();
+            }
+            Sinks.Sink target;
+            try {
+                target = Sinks.tcp(LOOPBACK6, 0);
+            } catch (IOException e) {
+                return new Staging.CannotHost("no IPv6 loopback on this host: " + e.getMessage());
+            }
+            return stage(b, name, target, b.actor() + " tcp ::1 " + target.port() + " exfil",
+                    "{host: loopback, port: " + target.port() + "}", Sinks.tcp(LOOPBACK, 0), Optional.empty());
+        });
+    }
+
+    private static Scenario devTcp() {
+        String name = "net-bash-dev-tcp";
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, "write to bash's /dev/tcp/127.0.0.1/PORT", b -> {
+            Optional<String> bash = List.of("/bin/bash", "/usr/bin/bash").stream()
+                    .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
+            if (bash.isEmpty()) {
+                return new Staging.CannotHost("bash is not installed");
+            }
+            Sinks.Sink target = Sinks.tcp(LOOPBACK, 0);
+            return stage(b, name, target, bash.get() + " -c 'echo exfil > /dev/tcp/127.0.0.1/" + target.port() + "'",
+                    "{host: loopback, port: " + target.port() + "}", Sinks.tcp(LOOPBACK, 0), Optional.empty());
+        });
+    }
+
+    private static Scenario udp(String name, String summary, String verb) {
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, summary, b -> {
+            if (b.needsActor().isPresent()) {
+                return b.needsActor().get();
+            }
+            Sinks.Sink target = Sinks.udp(LOOPBACK);
+            // no grant opens raw sockets; a backend that refuses them outright says EPERM at socket()
+            Optional<String> denial = verb.equals("rawudp") ? Optional.of("socket raw: errno=EPERM") : Optional.empty();
+            return stage(b, name, target, b.actor() + " " + verb + " 127.0.0.1 " + target.port() + " exfil",
+                    "{host: loopback, port: " + target.port() + ", protocol: udp}", Sinks.tcp(LOOPBACK, 0), denial);
+        });
+    }
+
+    /** The granted port number, but on a non-loopback address of this host. */
+    private static Scenario otherAddress() {
+        String name = "net-tcp-granted-port-other-address";
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS,
+                "connect to the granted port number on a non-loopback address of this host", b -> {
+                    if (b.needsActor().isPresent()) {
+                        return b.needsActor().get();
+                    }
+                    Optional<InetAddress> local = localNonLoopback();
+                    if (local.isEmpty()) {
+                        return new Staging.CannotHost("this host has no non-loopback IPv4 address to listen on");
+                    }
+                    Sinks.Sink granted = Sinks.tcp(LOOPBACK, 0);
+                    Sinks.Sink target;
+                    try {
+                        target = Sinks.tcp(local.get(), granted.port());
+                    } catch (IOException e) {
+                        granted.close();
+                        return new Staging.CannotHost("cannot listen on " + local.get().getHostAddress() + ":"
+                                + granted.port() + ": " + e.getMessage());
+                    }
+                    String host = local.get().getHostAddress();
+                    return stage(b, name, target, b.actor() + " tcp " + host + " " + target.port() + " exfil",
+                            "{host: " + host + ", port: " + target.port() + "}", granted, Optional.empty());
+                });
+    }
+
+    /** Hosted only when 169.254.169.254 is an address of this host, so no packet ever leaves it. */
+    private static Scenario metadata() {
+        String name = "net-cloud-metadata-address";
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, "connect to the cloud metadata address 169.254.169.254",
+                b -> {
+                    if (b.needsActor().isPresent()) {
+                        return b.needsActor().get();
+                    }
+                    String nonlocal = io.aasm.conformance.internal.fixture.Trees.read(
+                            Path.of("/proc/sys/net/ipv4/ip_nonlocal_bind")).strip();
+                    Sinks.Sink target;
+                    try {
+                        if (!nonlocal.equals("0")) {
+                            throw new IOException("ip_nonlocal_bind is '" + nonlocal + "', so a bind proves nothing");
+                        }
+                        target = Sinks.tcp(address("169.254.169.254"), 0);
+                    } catch (IOException e) {
+                        return new Staging.CannotHost("169.254.169.254 is not an address of this host (" + e.getMessage()
+                                + "); the suite never sends traffic off the host");
+                    }
+                    return stage(b, name, target, b.actor() + " tcp 169.254.169.254 " + target.port() + " exfil",
+                            "{host: 169.254.169.254, port: " + target.port() + "}", Sinks.tcp(LOOPBACK, 0),
+                            Optional.empty());
+                });
+    }
+
+    static Optional<InetAddress> localNonLoopback() {
+        try {
+            for (NetworkInterface n : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!n.isUp() || n.isLoopback()) {
+                    continue;
+                }
+                for (InetAddress a : java.util.Collections.list(n.getInetAddresses())) {
+                    if (a instanceof Inet4Address && !a.isLinkLocalAddress() && !a.isLoopbackAddress()) {
+                        return Optional.of(a);
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+}

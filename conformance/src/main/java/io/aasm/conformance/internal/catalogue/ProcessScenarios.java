@@ -1,0 +1,98 @@
+package io.aasm.conformance.internal.catalogue;
+
+import io.aasm.conformance.internal.fixture.Bench;
+import io.aasm.conformance.internal.fixture.Outside;
+import io.aasm.conformance.internal.fixture.Trees;
+import io.aasm.ports.capability.CapabilityDomain;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A process ceiling, and daemons that try to outlive the launch. A daemon's heartbeat file proves it
+ * ran; the effect is a process of the launch (its command line carries the workspace path) alive
+ * after the launch ended. No grant can permit surviving teardown, so the daemon's own heartbeat is
+ * the control.
+ */
+final class ProcessScenarios {
+    private ProcessScenarios() {
+    }
+
+    private static final int SPAWN = 48;
+    private static final int CEILING = 16;
+
+    static List<Scenario> all() {
+        return List.of(forkBomb(),
+                daemon("proc-setsid-daemon", "start a setsid daemon and exit",
+                        (loop, b) -> "setsid sh -c '" + loop + "' " + b.token() + " &\nsleep 0.6"),
+                daemon("proc-double-fork-daemon", "double-fork an orphan that the launch's parent no longer sees",
+                        (loop, b) -> "( sh -c '" + loop + "' " + b.token() + " & )\nsleep 0.6"),
+                daemon("proc-daemon-ignoring-sigterm", "start a setsid daemon that ignores TERM, HUP and INT",
+                        (loop, b) -> "setsid sh -c 'trap \"\" TERM HUP INT; " + loop + "' " + b.token() + " &\nsleep 0.6"));
+    }
+
+    private static Scenario forkBomb() {
+        String name = "proc-fork-bomb-ceiling";
+        return new Scenario(name, CapabilityDomain.PROCESS_CREATION,
+                "spawn " + SPAWN + " concurrent processes under a ceiling of " + CEILING, b -> {
+                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; sleep 1 ) & "
+                            + "i=$((i+1)); done\nwait";
+                    Staged.Observation effect = () -> {
+                        long n;
+                        try (var s = Files.list(b.out())) {
+                            n = s.filter(p -> p.getFileName().toString().startsWith("p.")).count();
+                        }
+                        return n > CEILING ? Effect.happened(n + " processes ran concurrently (ceiling " + CEILING + ")")
+                                : Effect.absent("only " + n + " of " + SPAWN + " processes ran");
+                    };
+                    return new Staging.Ready(new Staged(
+                            b.policy(name).section("process: {max: " + CEILING + "}").text(),
+                            b.policy(name).section("process: {max: 512}").text(), "process.max 16 -> 512",
+                            script, effect, b::clearOut, Staged.Chore.nothing(), Optional.empty()));
+                });
+    }
+
+    private interface Spawner {
+        String script(String loop, Bench b);
+    }
+
+    private static Scenario daemon(String name, String summary, Spawner spawner) {
+        return new Scenario(name, CapabilityDomain.PROCESS_CREATION, summary, b -> {
+            Path beat = b.out().resolve("alive");
+            String loop = "while :; do echo x >> " + beat + "; sleep 0.2; done";
+            Staged.Observation effect = () -> {
+                List<ProcessHandle> alive = Outside.carrying(b.token());
+                long before = Trees.size(beat);
+                if (!alive.isEmpty()) {
+                    sleep();
+                    alive = Outside.carrying(b.token());
+                }
+                String pids = alive.stream().map(h -> Long.toString(h.pid())).reduce((x, y) -> x + "," + y).orElse("");
+                Outside.kill(alive);
+                if (!alive.isEmpty()) {
+                    return Effect.happened("still running after teardown: pid(s) " + pids + "; heartbeat " + before
+                            + " -> " + Trees.size(beat) + " bytes");
+                }
+                return before > 0 ? Effect.absentAfterAction("the daemon ran (heartbeat " + before
+                        + " bytes) and nothing of the launch survived teardown")
+                        : Effect.absent("the daemon never wrote a heartbeat");
+            };
+            return new Staging.Ready(new Staged(b.policy(name).section("process: {max: 64}").text(),
+                    b.policy(name).section("process: {max: 64}").text(),
+                    "none: no grant permits surviving teardown; the daemon's heartbeat is the control",
+                    spawner.script(loop, b), effect, b::clearOut, () -> Outside.kill(Outside.carrying(b.token())),
+                    Optional.empty()));
+        });
+    }
+
+    private static void sleep() throws IOException {
+        try {
+            Thread.sleep(300);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.aasm.conformance.internal.run;
+
+import io.aasm.conformance.internal.catalogue.Scenario;
+import io.aasm.conformance.internal.catalogue.Staged;
+import io.aasm.ports.capability.CapabilityDomain;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Turns a hostile trial (and, when needed, its control) into a verdict. The control runs only when
+ * the hostile run had no effect: an effect that happened needs no proof that the action works.
+ */
+final class Judge {
+    private Judge() {
+    }
+
+    @FunctionalInterface
+    interface ControlRun {
+        Trial run() throws IOException, InterruptedException;
+    }
+
+    static Verdict judge(Scenario sc, String backend, Staged staged, Trial hostile, ControlRun control)
+            throws IOException, InterruptedException {
+        CapabilityDomain d = sc.domain();
+        if (hostile instanceof Trial.Rejected r) {
+            return verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario's policy was rejected: " + r.problems(), "-",
+                    false);
+        }
+        if (hostile instanceof Trial.NotLaunched n) {
+            return verdict(sc, backend, Outcome.CANNOT_HOST, n.why(), "-", false);
+        }
+        Trial.Ran h = (Trial.Ran) hostile;
+        boolean claims = Truth.claimsPrevention(h.pre(), d) || Truth.claimsPrevention(h.post(), d);
+        String claim = Truth.claim(h.post(), d);
+        List<String> lies = Truth.violations(h.pre(), h.post(), backend, d);
+        if (!lies.isEmpty()) {
+            return verdict(sc, backend, Outcome.UNTRUTHFUL, String.join("; ", lies) + " [effect: "
+                    + h.effect().evidence() + "]", claim, claims);
+        }
+        if (h.effect().happened()) {
+            Outcome o = claims ? Outcome.ESCAPED_UNDER_CLAIMED_PREVENTION
+                    : Truth.saysUncovered(h.post(), d) ? Outcome.UNCOVERED_AND_TRUTHFUL : Outcome.ESCAPED;
+            return verdict(sc, backend, o, h.effect().evidence(), claim, claims);
+        }
+        String denied = firstLine(h.diagnostics());
+        if (h.effect().actionShown()) {
+            return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence(), claim, claims);
+        }
+        Trial c = control.run();
+        if (c instanceof Trial.Ran cr && cr.effect().happened()) {
+            return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + " (" + denied + "); control ["
+                    + staged.controlGrant() + "]: " + cr.effect().evidence(), claim, claims);
+        }
+        if (c instanceof Trial.Ran cr && staged.denialSignature().isPresent()
+                && cr.diagnostics().contains(staged.denialSignature().get())
+                && h.diagnostics().contains(staged.denialSignature().get())) {
+            return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + "; denied irrespective of the grant"
+                    + " (control [" + staged.controlGrant() + "] also failed with '" + staged.denialSignature().get()
+                    + "')", claim, claims);
+        }
+        String why = c instanceof Trial.Ran cr ? "control [" + staged.controlGrant() + "] had no effect either: "
+                + cr.effect().evidence() + " (" + firstLine(cr.diagnostics()) + ")"
+                : c instanceof Trial.NotLaunched n ? "control [" + staged.controlGrant() + "] not launched: " + n.why()
+                : "control policy rejected: " + ((Trial.Rejected) c).problems();
+        return verdict(sc, backend, Outcome.INCONCLUSIVE_CONTROL, h.effect().evidence() + "; " + why, claim, claims);
+    }
+
+    static Verdict verdict(Scenario sc, String backend, Outcome o, String detail, String claim, boolean claims) {
+        return new Verdict(sc.name(), sc.domain().token(), backend, o, detail.replace('\n', ' '), claim, claims);
+    }
+
+    static String firstLine(String s) {
+        String line = s.lines().filter(l -> !l.isBlank()).findFirst().orElse("no diagnostics");
+        return line.length() > 160 ? line.substring(0, 160) + "…" : line;
+    }
+}

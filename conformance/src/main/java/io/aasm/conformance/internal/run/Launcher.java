@@ -1,0 +1,100 @@
+package io.aasm.conformance.internal.run;
+
+import io.aasm.conformance.internal.catalogue.Effect;
+import io.aasm.conformance.internal.catalogue.Staged;
+import io.aasm.conformance.internal.fixture.Bench;
+import io.aasm.conformance.internal.fixture.Outside;
+import io.aasm.conformance.internal.fixture.Trees;
+import io.aasm.conformance.internal.fixture.Yaml;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.policy.IsolationClass;
+import io.aasm.ports.report.IsolationReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Runs one trial through the kernel, exactly as a user's launch would go: policy file, decide,
+ * launch, await. The launched program is {@code sh}, which starts a second {@code sh}, which runs the
+ * action script: the actor is a grandchild. The action's own output goes to out/diag.
+ */
+final class Launcher {
+    /** Beyond the policies' own wall-clock ceiling: the suite's last resort against a hung launch. */
+    static final long WATCHDOG_MILLIS = (Yaml.WALL_CLOCK_SECONDS + 10) * 1000L;
+
+    private final IsolationKernel kernel;
+
+    Launcher(IsolationKernel kernel) {
+        this.kernel = kernel;
+    }
+
+    Trial run(String backend, Bench b, String policy, Staged staged) throws IOException, InterruptedException {
+        Path policyFile = b.ws().resolve("policy.yaml");
+        Files.writeString(policyFile, policy);
+        Path act = b.out().resolve("act.sh");
+        Files.writeString(act, "exec >> " + b.out() + "/diag 2>&1\nexport PATH=/usr/local/bin:/usr/bin:/bin\n"
+                + staged.script() + "\n");
+        String inner = "/bin/sh -c '/bin/sh " + act + "; exit $?'; exit $?";
+        boolean none = backend.equals(SuiteRunner.NONE);
+        LaunchRequest request = new LaunchRequest(Optional.of(none ? IsolationClass.NONE : IsolationClass.AUTO),
+                none ? Optional.empty() : Optional.of(backend), Optional.of(policyFile.toString()), "/bin/sh",
+                List.of("-c", inner), b.out().toString(), new IdentityRef("aasm-conformance", Optional.empty(), List.of()),
+                b.tools().callerEnvironment(), new Stdio.Inherit());
+        try {
+            LaunchDecision decision = kernel.decide(request);
+            if (decision instanceof LaunchDecision.PolicyRejected r) {
+                return new Trial.Rejected(r.problems().stream().map(Object::toString).collect(Collectors.joining("; ")));
+            }
+            if (decision instanceof LaunchDecision.Refused r) {
+                return new Trial.NotLaunched("refused before launch: " + r.message());
+            }
+            IsolationReport pre = decision instanceof LaunchDecision.Confined c ? c.report()
+                    : ((LaunchDecision.Unconfined) decision).report();
+            LaunchSession session;
+            try {
+                session = kernel.launch(decision);
+            } catch (LaunchException e) {
+                return new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
+            }
+            ExitDisposition exit = awaitGuarded(session);
+            if (exit instanceof ExitDisposition.NotStarted ns) {
+                return new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
+            }
+            IsolationReport post = session.postRunReport();
+            Effect effect = staged.effect().observe();
+            return new Trial.Ran(pre, post, exit, Trees.read(b.out().resolve("diag")).strip(), effect);
+        } finally {
+            // anything of the launch still running is reported by the scenario's effect; never left behind
+            Outside.kill(Outside.carrying(b.token()));
+        }
+    }
+
+    private static ExitDisposition awaitGuarded(LaunchSession session) throws InterruptedException {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(WATCHDOG_MILLIS);
+                session.terminate(TerminationRequest.IMMEDIATE);
+            } catch (InterruptedException e) {
+                // the launch ended in time
+            }
+        }, "aasm-conformance-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        try {
+            return session.await();
+        } finally {
+            watchdog.interrupt();
+        }
+    }
+}
