@@ -59,7 +59,7 @@ struct ll_net_port_attr { uint64_t allowed_access; uint64_t port; };
 
 /* Where refusals and reports go: the status channel in the launcher, the exec pipe in init/program. */
 static int report_fd = -1;
-static struct timespec t_start;
+static struct timespec t_start, t_plan;
 static struct plan P;
 
 /* Inherited descriptors at start (before the launcher opened anything). */
@@ -107,10 +107,8 @@ void refuse(const char *token, const char *fmt, ...) {
     _exit(EXIT_REFUSED);
 }
 
-static long elapsed_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - t_start.tv_sec) * 1000000000L + (now.tv_nsec - t_start.tv_nsec);
+static long ns_between(const struct timespec *a, const struct timespec *b) {
+    return (b->tv_sec - a->tv_sec) * 1000000000L + (b->tv_nsec - a->tv_nsec);
 }
 
 /* ---------- channel ---------- */
@@ -392,7 +390,9 @@ static void program_child(void) {
         close(ruleset_fd);
     }
     /* Reported before seccomp, so the filter never has to allow this write. */
-    line(report_fd, "preexec:%ld", elapsed_ns());
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    line(report_fd, "preexec:%ld:%ld", ns_between(&t_start, &now), ns_between(&t_plan, &now));
     if (P.has_seccomp) {
         struct sock_fprog prog = {P.sc_len, P.filter};
         if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, P.sc_flags, &prog) < 0)
@@ -520,11 +520,16 @@ static int pump(int fd, struct linebuf *lb, void (*fn)(char *)) {
 
 static enum start_state start_state = START_UNKNOWN;
 static int exec_errno;
-static long setup_ns = -1;
+static long setup_ns = -1, install_ns = -1;
 static char final_line[256];
 
 static void on_exec_line(char *l) {
-    if (strncmp(l, "preexec:", 8) == 0) { setup_ns = atol(l + 8); return; }
+    if (strncmp(l, "preexec:", 8) == 0) {
+        char *colon = strchr(l + 8, ':');
+        setup_ns = atol(l + 8);
+        install_ns = colon ? atol(colon + 1) : -1;
+        return;
+    }
     if (strncmp(l, "refused:", 8) == 0) start_state = START_REFUSED;
     else if (strncmp(l, "exec-failed:", 12) == 0) { start_state = START_EXEC_FAILED; exec_errno = atoi(l + 12); }
     line(status_fd, "%s", l);
@@ -546,7 +551,7 @@ static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
             exec_open = 0;
             if (start_state == START_UNKNOWN && setup_ns >= 0) {
                 start_state = START_OK;
-                line(status_fd, "started:%ld", setup_ns);
+                line(status_fd, "started:%ld:%ld", setup_ns, install_ns);
             } else if (start_state == START_UNKNOWN) {
                 start_state = START_REFUSED;
                 line(status_fd, "refused:internal:setup ended without a report");
@@ -600,6 +605,7 @@ int main(int argc, char **argv) {
 
     uint32_t len;
     unsigned char *body = read_message(&len);
+    clock_gettime(CLOCK_MONOTONIC, &t_plan);
     parse_plan(body, len, &P);                 /* step 1: validate everything */
     for (size_t i = 0; i < P.nkeep; i++)
         if (!is_inherited(P.keep[i]) || P.keep[i] == plan_fd || P.keep[i] == status_fd)

@@ -4,8 +4,11 @@ import java.util.Objects;
 
 /** Whether the launcher reached the program's first instruction. */
 public sealed interface StartOutcome {
-    /** execve succeeded; {@code setupNanos} is launcher start to just before seccomp+execve. */
-    record Started(long setupNanos) implements StartOutcome {
+    /**
+     * execve succeeded. {@code setupNanos}: launcher start to just before seccomp+execve (includes receiving the
+     * plan); {@code installNanos}: plan read to the same point, i.e. the boundary installation alone (-1 if unknown).
+     */
+    record Started(long setupNanos, long installNanos) implements StartOutcome {
     }
 
     /** The plan could not be installed exactly; nothing ran (launcher exit 121). */

@@ -70,7 +70,8 @@ final class StatusReader implements Runnable {
         String[] f = l.split(":", 3);
         switch (f[0]) {
             case "refused" -> start.complete(new StartOutcome.Refused(f.length > 1 ? f[1] : "", f.length > 2 ? f[2] : ""));
-            case "started" -> start.complete(new StartOutcome.Started(parseLong(f.length > 1 ? f[1] : "-1")));
+            case "started" -> start.complete(new StartOutcome.Started(parseLong(f.length > 1 ? f[1] : "-1"),
+                    parseLong(f.length > 2 ? f[2].split(":")[0] : "-1")));
             case "exec-failed" -> start.complete(new StartOutcome.ExecFailed((int) parseLong(f.length > 1 ? f[1] : "-1")));
             case "fds" -> descriptors = parseFds(l.substring(4));
             case "exit", "error" -> finalLine = l;

@@ -28,7 +28,7 @@ class LauncherRunTest {
         LauncherFixture.Result r = LauncherFixture.run(
                 PlanMessage.builder().program("/bin/true").argv("true").keepFds(0, 1, 2).build(), dir);
         StartOutcome.Started s = assertInstanceOf(StartOutcome.Started.class, r.start(), r.toString());
-        assertTrue(s.setupNanos() > 0);
+        assertTrue(s.setupNanos() > 0 && s.installNanos() > 0 && s.installNanos() <= s.setupNanos(), s.toString());
         assertEquals(new ExitOutcome.Exited(0), r.exit());
         assertEquals(0, r.code());
         DescriptorInventory fds = r.process().descriptors().orElseThrow();
