@@ -1,0 +1,88 @@
+package io.aasm.conformance.internal.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.conformance.internal.catalogue.Effect;
+import io.aasm.conformance.internal.catalogue.Scenario;
+import io.aasm.conformance.internal.catalogue.Staged;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.evidence.ClaimTerm;
+import io.aasm.ports.report.ControlState;
+import io.aasm.ports.report.ReportStage;
+import io.aasm.ports.report.ReportedPosture;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The verdict rules on hand-built trials: claims are checked against effects, controls against claims. */
+class JudgeTest {
+    static final Scenario SC = new Scenario("ipc-x", CapabilityDomain.IPC, "s", b -> null);
+
+    static Staged staged(Optional<String> signature) {
+        return new Staged("a", "b", "ipc.allow += signal", "true", () -> Effect.absent(""), Staged.Chore.nothing(),
+                Staged.Chore.nothing(), signature);
+    }
+
+    static Trial ran(ControlState ipc, Effect effect, String diag) {
+        return new Trial.Ran(Reports.confined(ReportStage.PRE_LAUNCH, ipc), Reports.confined(ReportStage.POST_RUN, ipc),
+                new ExitDisposition.Exited(0), diag, effect);
+    }
+
+    static Verdict judge(Trial hostile, Trial control, Optional<String> signature) throws Exception {
+        return Judge.judge(SC, "x", staged(signature), hostile, () -> control);
+    }
+
+    @Test
+    void anEffectUnderAPreventionClaimFails() throws Exception {
+        Verdict v = judge(ran(Reports.prevention(), Effect.happened("bytes"), ""), null, Optional.empty());
+        assertEquals(Outcome.ESCAPED_UNDER_CLAIMED_PREVENTION, v.outcome());
+        assertTrue(v.fails());
+    }
+
+    @Test
+    void anEffectUnderATruthfulUnmeasuredIsUncovered() throws Exception {
+        Verdict v = judge(ran(Reports.unmeasured(), Effect.happened("bytes"), ""), null, Optional.empty());
+        assertEquals(Outcome.UNCOVERED_AND_TRUTHFUL, v.outcome());
+        assertFalse(v.fails());
+    }
+
+    @Test
+    void noEffectIsPreventedOnlyWhenTheControlHadIt() throws Exception {
+        Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "kill: Operation not permitted");
+        assertEquals(Outcome.PREVENTED,
+                judge(hostile, ran(Reports.prevention(), Effect.happened("killed"), ""), Optional.empty()).outcome());
+        Verdict v = judge(hostile, ran(Reports.prevention(), Effect.absent("alive"), ""), Optional.empty());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, v.outcome());
+        assertTrue(v.fails(), "a claimed prevention its control cannot confirm fails");
+        assertFalse(judge(hostile, new Trial.NotLaunched("refused"), Optional.empty()).outcome() == Outcome.PREVENTED);
+    }
+
+    @Test
+    void aDenialSignatureInBothRunsAttributesTheDenial() throws Exception {
+        Optional<String> sig = Optional.of("ptrace attach: errno=EPERM");
+        Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "ptrace attach: errno=EPERM (x)");
+        assertEquals(Outcome.PREVENTED, judge(hostile, ran(Reports.prevention(), Effect.absent("none"),
+                "ptrace attach: errno=EPERM (x)"), sig).outcome());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, judge(hostile, ran(Reports.prevention(), Effect.absent("none"),
+                "peek: errno=ENOENT"), sig).outcome(), "a broken action is never a denial");
+    }
+
+    @Test
+    void aReportThatContradictsTheLaunchIsUntruthful() throws Exception {
+        Trial lies = new Trial.Ran(
+                Reports.report(ReportStage.PRE_LAUNCH, Optional.empty(), ReportedPosture.NO_BOUNDARY,
+                        Reports.prevention(), ClaimTerm.DENIED_BEFORE_EXECUTION),
+                Reports.report(ReportStage.POST_RUN, Optional.empty(), ReportedPosture.NO_BOUNDARY,
+                        Reports.prevention(), ClaimTerm.UNMEASURED),
+                new ExitDisposition.Exited(0), "", Effect.absentAfterAction("x"));
+        Verdict v = Judge.judge(SC, SuiteRunner.NONE, staged(Optional.empty()), lies, () -> null);
+        assertEquals(Outcome.UNTRUTHFUL, v.outcome());
+        assertTrue(v.detail().contains("an unconfined launch claims prevention for ipc"), v.detail());
+        assertTrue(v.detail().contains("asserts coverage"), v.detail());
+        Verdict wrongBackend = Judge.judge(SC, "y", staged(Optional.empty()),
+                ran(Reports.prevention(), Effect.absentAfterAction("x"), ""), () -> null);
+        assertEquals(Outcome.UNTRUTHFUL, wrongBackend.outcome());
+    }
+}
