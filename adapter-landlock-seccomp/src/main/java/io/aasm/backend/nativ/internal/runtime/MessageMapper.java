@@ -49,6 +49,8 @@ public final class MessageMapper {
             l.ports().forEach(p -> m.landlockPort(p.access(), p.port()));
         });
         m.noNewPrivs();
+        // The launcher seals every inherited descriptor not listed here, stdio included.
+        m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));
         m.signals(plan.namespaces().contains(NativePlan.Namespace.PID) ? PlanRecord.SignalTarget.ALL
                 : PlanRecord.SignalTarget.GROUP, SIGHUP, SIGINT, SIGQUIT, SIGTERM);

@@ -46,9 +46,13 @@ class CredentialConfinementTest {
     void inheritedDescriptorsAreSealed() throws Exception {
         Harness h = Harness.shared();
         Path fds = tmp.resolve("fds");
-        // The launcher keeps only 0,1,2: the grandchild lists its fds (3 is the ls's own directory handle).
-        h.sh("ls /proc/self/fd > " + fds, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        // A descriptor the supervisor leaks on purpose (no close-on-exec) must not reach the program.
+        try (java.io.RandomAccessFile leak = new java.io.RandomAccessFile(tmp.resolve("leak").toFile(), "rw")) {
+            // The launcher keeps only stdio: the grandchild lists its fds (3 is ls's own directory handle).
+            h.sh("ls /proc/self/fd > " + fds, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        }
         List<String> open = Files.readAllLines(fds);
+        assertTrue(open.containsAll(List.of("0", "1", "2")), "stdio must be kept: " + open);
         assertTrue(open.stream().allMatch(f -> f.matches("[0-3]")), "unexpected descriptors " + open);
     }
 }

@@ -1,0 +1,45 @@
+package io.aasm.backend.nativ.internal.kernel;
+
+import static io.aasm.backend.nativ.internal.kernel.Harness.req;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.policy.Scope;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Pinned hosts visible inside; names outside the pinned table (even in the host's /etc/hosts) are not. */
+class NameResolutionConfinementTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void pinnedNamesResolveAndOthersDoNot() throws Exception {
+        Harness h = Harness.shared();
+        String hostName = Files.readAllLines(Path.of("/etc/hosts")).stream().map(String::trim)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).map(l -> l.split("\\s+"))
+                .filter(f -> f.length > 1 && !f[1].equals("localhost") && !f[1].startsWith("ip6-")).map(f -> f[1])
+                .findFirst().orElse(null);
+        Assumptions.assumeTrue(hostName != null,
+                "environment cannot host this check: /etc/hosts has no name besides localhost");
+        Path pinned = tmp.resolve("pinned");
+        Path outside = tmp.resolve("outside");
+        String action = "getent hosts aasm-pinned.test > " + pinned + "; getent hosts " + hostName + " > " + outside;
+        var table = new TreeMap<>(Map.of("aasm-pinned.test", "127.0.0.77"));
+        h.run(Harness.grandchild("/bin/sh", action, tmp, Map.of(), List.of(req(CapabilityDomain.NAME_RESOLUTION,
+                new Scope.PinnedHosts(table)))));
+        assertTrue(Files.readString(pinned).contains("127.0.0.77"), "pinned name resolves inside");
+        assertFalse(Files.readString(outside).contains(hostName), "a name outside the pinned table must not resolve");
+        // Control without the requirement: the host's own table answers and the pinned name is unknown.
+        h.run(Harness.grandchild("/bin/sh", action, tmp, Map.of(), List.of()));
+        assertTrue(Files.readString(outside).contains(hostName), "control: the host table resolves " + hostName);
+        assertFalse(Files.readString(pinned).contains("127.0.0.77"));
+    }
+}
