@@ -337,11 +337,15 @@ static void join_cgroups(void) {
 
 static void append_fd(char *buf, size_t cap, int fd, const char *suffix) {
     size_t len = strlen(buf);
-    snprintf(buf + len, cap - len, "%s%d%s", len && buf[len - 1] != '=' ? "," : "", fd, suffix);
+    int n = snprintf(buf + len, cap - len, "%s%d%s", len && buf[len - 1] != '=' ? "," : "", fd, suffix);
+    if (n < 0 || (size_t)n >= cap - len) {
+        buf[len] = 0;           /* the list no longer fits the line: report it as incomplete */
+        inventory_complete = 0;
+    }
 }
 
 static void seal_descriptors(void) {
-    char kept[1024] = "kept=", sealed[2048] = "sealed=", residual[1024] = "residual=";
+    char kept[900] = "kept=", sealed[1800] = "sealed=", residual[900] = "residual="; /* fits one 4 KiB line */
     int failures = 0;
     for (size_t i = 0; i < ninherited; i++) {
         int fd = inherited[i];
@@ -446,6 +450,8 @@ static void noop(int s) { (void)s; }
 
 static void init_main(int exec_w, int report_w, int lifeline_r) {
     if (P.ns & NS_PID) {
+        /* kill(-1) below is only safe as pid 1 of our own namespace; never risk it anywhere else. */
+        if (getpid() != 1) refuse("internal", "init is pid %d, not 1, despite a new pid namespace", getpid());
         prctl(PR_SET_PDEATHSIG, SIGKILL);
     } else {
         prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -16,8 +16,15 @@ if [ ! -f "$libc_a" ]; then
     exit 1
 fi
 mkdir -p "$out"
-rm -f "$out/aasm-launch" "$out/aasm-launch.sha256"
-"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$out/aasm-launch.tmp" "$src/aasm-launch.c" "$src/plan.c"
-strip "$out/aasm-launch.tmp" 2>/dev/null || true
-mv "$out/aasm-launch.tmp" "$out/aasm-launch"
-(cd "$out" && sha256sum aasm-launch > aasm-launch.sha256)
+# Up to date (no source newer than the checksum file): leave the shipped pair alone, so that a concurrent
+# build of this module never sees it half-replaced.
+if [ -f "$out/aasm-launch" ] && [ -f "$out/aasm-launch.sha256" ] && [ -z "$(find "$src" -type f -newer "$out/aasm-launch.sha256")" ]; then
+    exit 0
+fi
+tmp="$out/.aasm-launch.$$"
+"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$tmp" "$src/aasm-launch.c" "$src/plan.c"
+strip "$tmp" 2>/dev/null || true
+sum="$(sha256sum "$tmp" | cut -d' ' -f1)"
+printf '%s  aasm-launch\n' "$sum" > "$tmp.sha256"
+mv "$tmp" "$out/aasm-launch"
+mv "$tmp.sha256" "$out/aasm-launch.sha256"
