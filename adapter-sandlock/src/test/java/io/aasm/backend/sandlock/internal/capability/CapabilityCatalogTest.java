@@ -1,0 +1,131 @@
+package io.aasm.backend.sandlock.internal.capability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
+import io.aasm.backend.sandlock.internal.probe.ProbeResults;
+import io.aasm.ports.backend.CredentialPosture;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.capability.BackendCapabilities;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.capability.CapabilityReport;
+import io.aasm.ports.capability.DescendantCoverage;
+import io.aasm.ports.capability.PrerequisiteStatus;
+import io.aasm.ports.capability.SupportLevel;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Report shape only: probe outcomes are given as values here (what a probe through a real sandlock
+ * would record), so these tests check how outcomes become reports, never that sandlock confines.
+ */
+class CapabilityCatalogTest {
+    private static final CapabilityCatalog.Teardown CGROUP = teardown(true);
+    private static final CapabilityCatalog.Teardown SCAN = teardown(false);
+
+    private static CapabilityCatalog.Teardown teardown(boolean whole) {
+        return new CapabilityCatalog.Teardown() {
+            public boolean wholeTree() {
+                return whole;
+            }
+
+            public PrerequisiteStatus selfCheck() {
+                return new PrerequisiteStatus.Satisfied("given");
+            }
+
+            public String describe() {
+                return whole ? "cgroup" : "scan";
+            }
+        };
+    }
+
+    private static ProbeResults allSatisfied() {
+        Map<String, PrerequisiteStatus> m = new java.util.HashMap<>();
+        for (String p : List.of(ProbeResults.FS_READ, ProbeResults.FS_WRITE, ProbeResults.EGRESS, ProbeResults.SYSCALL,
+                ProbeResults.PROCESS, ProbeResults.CREDENTIAL, ProbeResults.OPEN_FILES)) {
+            m.put(p, new PrerequisiteStatus.Satisfied("given"));
+        }
+        return new ProbeResults(m, Instant.EPOCH);
+    }
+
+    @Test
+    void everyDomainIsReportedWithNamedLimitations() {
+        BackendCapabilities c = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        assertEquals(9, c.reports().size());
+        assertInstanceOf(SupportLevel.Unsupported.class, c.reportFor(CapabilityDomain.NAME_RESOLUTION).get().support());
+        assertTrue(c.reportFor(CapabilityDomain.FILESYSTEM_READ).get().canPrevent());
+        assertFalse(c.reportFor(CapabilityDomain.IPC).get().canPrevent(), "IPC has no probe, so it cannot prevent");
+        SupportLevel.Partial fs = assertInstanceOf(SupportLevel.Partial.class,
+                c.reportFor(CapabilityDomain.FILESYSTEM_READ).get().support());
+        assertTrue(fs.limitations().stream().anyMatch(l -> l.contains("#251")));
+        assertTrue(((SupportLevel.Partial) c.reportFor(CapabilityDomain.FILESYSTEM_WRITE).get().support())
+                .limitations().stream().anyMatch(l -> l.contains("/dev/null")));
+    }
+
+    @Test
+    void noPreventionWithoutAnObservedDenial() {
+        ProbeResults none = new ProbeResults(Map.of(), Instant.EPOCH);
+        BackendCapabilities c = CapabilityCatalog.build(none, CGROUP);
+        for (CapabilityReport r : c.reports().values()) {
+            assertFalse(r.canPrevent(), r.domain().token() + " claims prevention without a probe");
+        }
+    }
+
+    private static ExecutionSpec spec(ControlRequirement... reqs) {
+        return new ExecutionSpec("/bin/true", List.of(), "/", IdentityRef.anonymous(), List.of(reqs), Map.of(),
+                CredentialPosture.none(), new Stdio.Inherit());
+    }
+
+    @Test
+    void narrowingMarksInexpressibleScopesUnsupported() {
+        BackendCapabilities base = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        BackendCapabilities n = Narrowing.narrow(base, spec(
+                ControlRequirement.strict(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.ALLOW,
+                        List.of("read"))),
+                ControlRequirement.strict(CapabilityDomain.RESOURCE, new Scope.Limits(OptionalLong.empty(),
+                        OptionalLong.of(30), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+                        OptionalLong.empty()))), new RequirementLowerer(), allSatisfied(), CGROUP);
+        assertTrue(((SupportLevel.Unsupported) n.reportFor(CapabilityDomain.SYSCALL).get().support()).reason()
+                .contains("takes only deny lists"));
+        assertTrue(((SupportLevel.Unsupported) n.reportFor(CapabilityDomain.RESOURCE).get().support()).reason()
+                .contains("cpu_seconds"));
+        assertTrue(base.reportFor(CapabilityDomain.SYSCALL).get().canPrevent());
+    }
+
+    @Test
+    void resourcePrerequisitesFollowTheStatedCeilings() {
+        Scope.Limits filesOnly = new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+                OptionalLong.of(64), OptionalLong.empty(), OptionalLong.empty());
+        BackendCapabilities base = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        assertFalse(base.reportFor(CapabilityDomain.RESOURCE).get().canPrevent(), "memory is never probed");
+        BackendCapabilities n = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.RESOURCE,
+                filesOnly)), new RequirementLowerer(), allSatisfied(), CGROUP);
+        assertTrue(n.reportFor(CapabilityDomain.RESOURCE).get().canPrevent());
+    }
+
+    @Test
+    void wallClockCoverageDependsOnTeardown() {
+        Scope.Limits wall = new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.of(5),
+                OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
+        ExecutionSpec s = spec(ControlRequirement.strict(CapabilityDomain.RESOURCE, wall));
+        assertEquals(DescendantCoverage.PROCESS_TREE, Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), CGROUP),
+                s, new RequirementLowerer(), allSatisfied(), CGROUP).reportFor(CapabilityDomain.RESOURCE).get()
+                .descendants());
+        CapabilityReport scan = Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), SCAN), s,
+                new RequirementLowerer(), allSatisfied(), SCAN).reportFor(CapabilityDomain.RESOURCE).get();
+        assertEquals(DescendantCoverage.TARGET_PROCESS_ONLY, scan.descendants());
+        assertTrue(((SupportLevel.Partial) scan.support()).limitations().stream()
+                .anyMatch(l -> l.contains("between two scans")));
+    }
+}
