@@ -53,6 +53,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = SandlockConfig.class)
 @BackendId("sandlock")
 public final class SandlockBackend implements IsolationBackend {
+    private static final int KEPT_RUNS = 256;
     private final Settings settings;
     private final BackendManifest manifest;
     private final RequirementLowerer lowerer = new RequirementLowerer();
@@ -158,6 +159,7 @@ public final class SandlockBackend implements IsolationBackend {
                     Path.of(spec.workingDirectory()), deadline, null), trackers.create(spec.environment().keySet()),
                     timers, settings.terminateGraceMillis());
             String token = UUID.randomUUID().toString();
+            forgetOldRuns();
             running.put(token, new Running(p, run));
             return new ExecutionHandle("sandlock", token);
         } catch (IOException e) {
@@ -196,6 +198,13 @@ public final class SandlockBackend implements IsolationBackend {
             }
         }
         return new EnforcementEvidence("sandlock", records);
+    }
+
+    /** A resident process launches many times; keep evidence of finished runs only for the latest ones. */
+    private void forgetOldRuns() {
+        if (running.size() >= KEPT_RUNS) {
+            running.entrySet().removeIf(e -> e.getValue().run().finished());
+        }
     }
 
     private Running runOf(ExecutionHandle handle) {
