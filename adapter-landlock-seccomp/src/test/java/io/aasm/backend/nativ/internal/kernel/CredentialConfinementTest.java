@@ -43,6 +43,21 @@ class CredentialConfinementTest {
     }
 
     @Test
+    void noProcessVisibleInsideExposesTheSupervisorEnvironment() throws Exception {
+        Harness h = Harness.shared();
+        String marker = System.getenv().keySet().stream().sorted().findFirst().orElseThrow();
+        Path all = tmp.resolve("all");
+        // Every environ readable inside the pid namespace (pid 1 is the launcher's init, a copy of the supervisor side).
+        String action = "for f in /proc/[0-9]*/environ; do cat $f; done > " + all;
+        h.sh(action, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        assertFalse(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker + "="),
+                "a process inside the namespace exposes the supervisor's environment");
+        h.sh(action, tmp);
+        assertTrue(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker + "="),
+                "control: without the requirement the host's processes (the supervisor among them) are readable");
+    }
+
+    @Test
     void inheritedDescriptorsAreSealed() throws Exception {
         Harness h = Harness.shared();
         Path fds = tmp.resolve("fds");
