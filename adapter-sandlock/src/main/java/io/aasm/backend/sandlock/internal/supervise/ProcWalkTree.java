@@ -73,10 +73,6 @@ final class ProcWalkTree implements TreeTracker {
         return out;
     }
 
-    java.util.Set<Long> trackedPids() {
-        return new java.util.TreeSet<>(tracked.keySet());
-    }
-
     @Override
     public void terminateAll() {
         scan();
