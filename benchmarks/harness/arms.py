@@ -1,0 +1,77 @@
+"""The arms of METHODOLOGY.md section 1. An arm turns (workload, argv) into one sample, or is absent with
+a reason (never simulated)."""
+import os, shutil
+
+
+class LauncherArm:
+    """Arms measured by fork + exec of a launcher script + wait4."""
+
+    def __init__(self, arm_id, launcher, env, cwd, log, sampler, workload_env=None):
+        self.id, self.launcher, self.env, self.cwd, self.log = arm_id, launcher, env, cwd, log
+        self.sampler = sampler
+        self.workload_env = workload_env or {}
+        self.workloads = None  # every workload but throughput
+
+    def sample(self, workload, argv):
+        env = dict(self.env, **self.workload_env.get(workload, {}))
+        return self.sampler.run([self.launcher] + argv, env, self.cwd, stderr_path=self.log)
+
+
+class WarmArm:
+    """native-api: one warm JVM times decide + launch + await; P6 cannot be measured (no wait4 in the JVM)."""
+
+    def __init__(self, driver, cwd, mode):
+        self.id, self.driver, self.cwd, self.mode = "native-api", driver, cwd, mode
+        self.throughput_count = None
+
+    def sample(self, workload, argv):
+        count = self.throughput_count if workload == "throughput" else 1
+        times, rc = self.driver.run(self.mode, count, self.cwd, argv)
+        return {"wall_ms": sum(times) / len(times), "rc": rc, "rss_mib": None, "launches": len(times),
+                "per_launch_ms": times if count > 1 else None}
+
+
+class DirectThroughput:
+    """The T1 baseline for the unconfined arm: the same warm JVM, plain ProcessBuilder."""
+
+    def __init__(self, driver, cwd, count):
+        self.driver, self.cwd, self.count = driver, cwd, count
+
+    def sample(self, argv):
+        times, rc = self.driver.run("pb", self.count, self.cwd, argv)
+        return {"wall_ms": sum(times) / len(times), "rc": rc, "rss_mib": None, "launches": len(times),
+                "per_launch_ms": times}
+
+
+def preflight(arm, argv):
+    """(ok, reason): one /bin/true through the arm before any timing."""
+    try:
+        s = arm.sample("startup_nop", argv)
+    except Exception as e:  # a broken arm is reported, never hidden
+        return False, "preflight raised %s" % e
+    if s["rc"] != 0:
+        tail = ""
+        log = getattr(arm, "log", None)
+        if log and os.path.exists(log):
+            with open(log, errors="replace") as f:
+                lines = [l.strip() for l in f.read().splitlines() if l.strip()]
+            tail = ": " + " | ".join(lines[-3:])
+        return False, "preflight /bin/true exited %d%s" % (s["rc"], tail)
+    return True, "preflight ok (%.1f ms)" % s["wall_ms"]
+
+
+def confinement_check(arm, outside):
+    """(ok, reason): a confined arm must stop a grandchild's write outside the scratch dir (effect checked)."""
+    argv = ["/bin/sh", "-c", "/bin/sh -c 'echo escaped > %s'; :" % outside]
+    try:
+        s = arm.sample("startup_nop", argv)
+    except Exception as e:
+        return False, "confinement check raised %s" % e
+    if os.path.exists(outside):
+        os.unlink(outside)
+        return False, "NOT CONFINED: a write outside the scratch dir succeeded (exit %d)" % s["rc"]
+    return True, "write outside scratch stopped (file absent)"
+
+
+def which(name):
+    return shutil.which(name)

@@ -1,0 +1,135 @@
+package io.aasm.bench;
+
+import io.aasm.backend.nativ.internal.NativeBackend;
+import io.aasm.backend.nativ.internal.NativeSettings;
+import io.aasm.kernel.internal.service.KernelComponent;
+import io.aasm.kernel.internal.service.KernelConfig;
+import io.aasm.policy.yaml.internal.YamlPolicySource;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.kernel.LaunchDecision;
+import io.aasm.ports.kernel.LaunchRequest;
+import io.aasm.ports.policy.IsolationClass;
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.annotation.Annotation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The warm in-JVM arm of the benchmark harness. One JVM builds the kernel, the YAML policy source
+ * and the aasm-native backend by their constructors (as DS would) and then serves timing requests.
+ * The protocol runs on fds 3 (requests) and 4 (answers), because stdout/stderr are inherited by the
+ * launched programs and must not carry protocol bytes.
+ *
+ * Request: {@code run<TAB>mode<TAB>count<TAB>cwd<TAB>argv0<TAB>argv1...} with mode {@code kernel}
+ * (decide + launch + await, confined by --policy) or {@code pb} (plain ProcessBuilder, the T1 baseline).
+ * Answer: {@code ok<TAB>worst-exit<TAB>ms,ms,...} (one wall time per launch) or {@code err<TAB>text}.
+ */
+public final class BenchDriver {
+    private final KernelComponent kernel;
+    private final String policy;
+
+    private BenchDriver(String policy) {
+        KernelConfig config = new KernelConfig() {
+            @Override
+            public String[] auto_walk() {
+                return new String[] {NativeBackend.ID};
+            }
+
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return KernelConfig.class;
+            }
+        };
+        this.kernel = new KernelComponent(config, k -> null);
+        this.kernel.addPolicySource(new YamlPolicySource());
+        Map<String, Object> props = new HashMap<>();
+        props.put("aasm.backend.id", NativeBackend.ID);
+        props.put("aasm.backend.ranking", 0);
+        this.kernel.addBackend(new NativeBackend(NativeSettings.defaults()), props);
+        this.policy = policy;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: BenchDriver <policy.yaml>");
+            System.exit(2);
+        }
+        BenchDriver d = new BenchDriver(args[0]);
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                new FileInputStream("/proc/self/fd/3"), StandardCharsets.UTF_8));
+             PrintStream out = new PrintStream(new FileOutputStream("/proc/self/fd/4"), true, StandardCharsets.UTF_8)) {
+            out.println("ready");
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.equals("quit")) {
+                    break;
+                }
+                out.println(d.serve(line));
+            }
+        }
+    }
+
+    private String serve(String line) {
+        String[] f = line.split("\t", -1);
+        if (f.length < 5 || !f[0].equals("run")) {
+            return "err\tmalformed request";
+        }
+        try {
+            int count = Integer.parseInt(f[2]);
+            List<String> argv = Arrays.asList(f).subList(4, f.length);
+            long[] times = new long[count];
+            int worst = 0;
+            for (int i = 0; i < count; i++) {
+                long t0 = System.nanoTime();
+                int rc = f[1].equals("pb") ? direct(f[3], argv) : confined(f[3], argv);
+                times[i] = System.nanoTime() - t0;
+                worst = Math.max(worst, rc);
+            }
+            StringBuilder sb = new StringBuilder("ok\t").append(worst).append('\t');
+            for (int i = 0; i < count; i++) {
+                sb.append(i == 0 ? "" : ",").append(String.format(java.util.Locale.ROOT, "%.3f", times[i] / 1e6));
+            }
+            return sb.toString();
+        } catch (Exception e) {
+            return "err\t" + e.toString().replace('\t', ' ').replace('\n', ' ');
+        }
+    }
+
+    private static int direct(String cwd, List<String> argv) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(new java.io.File(cwd)).inheritIO();
+        return pb.start().waitFor();
+    }
+
+    private int confined(String cwd, List<String> argv) throws Exception {
+        LaunchRequest req = new LaunchRequest(Optional.of(IsolationClass.PROCESS), Optional.of(NativeBackend.ID),
+                Optional.of(policy), argv.get(0), new ArrayList<>(argv.subList(1, argv.size())), cwd,
+                IdentityRef.anonymous(), System.getenv(), new Stdio.Inherit());
+        LaunchDecision decision = kernel.decide(req);
+        if (!(decision instanceof LaunchDecision.Confined)) {
+            throw new IllegalStateException("not confined: " + describe(decision));
+        }
+        ExitDisposition exit = kernel.launch(decision).await();
+        return exit.shellStatus();
+    }
+
+    private static String describe(LaunchDecision d) {
+        if (d instanceof LaunchDecision.Refused r) {
+            return "refused: " + r.message();
+        }
+        if (d instanceof LaunchDecision.PolicyRejected p) {
+            return "policy rejected: " + p.problems();
+        }
+        return d.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Baseline arm: no isolation at all.
+exec "$@"
