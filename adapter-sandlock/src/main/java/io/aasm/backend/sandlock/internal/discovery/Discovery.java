@@ -19,12 +19,12 @@ import java.util.function.Function;
  */
 public final class Discovery {
     public static final String ENV_BIN = "AA_SANDLOCK_BIN";
-    static final String INSTALL = "install sandlock " + "0.8.6 from https://github.com/multikernel/sandlock/releases";
 
     private final Function<String, Optional<String>> env;
     private final CommandRunner runner;
     private final BackendManifest manifest;
     private final boolean requireVerified;
+    private final String install;
 
     public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
                      boolean requireVerified) {
@@ -32,6 +32,7 @@ public final class Discovery {
         this.runner = runner;
         this.manifest = manifest;
         this.requireVerified = requireVerified;
+        this.install = "install sandlock " + manifest.pinnedVersion() + " from " + manifest.upstream() + "/releases";
     }
 
     /** The file that would be examined, or why there is none. Cheap: environment and stat calls only. */
@@ -44,7 +45,7 @@ public final class Discovery {
                         + " absolute path of the sandlock executable");
             }
             if (!Files.exists(p)) {
-                return new Locate(null, ENV_BIN + "=" + p + " does not exist; " + INSTALL + " or point "
+                return new Locate(null, ENV_BIN + "=" + p + " does not exist; " + install + " or point "
                         + ENV_BIN + " at the installed executable");
             }
             return new Locate(p, null);
@@ -58,7 +59,7 @@ public final class Discovery {
                 return new Locate(p, null);
             }
         }
-        return new Locate(null, "no `sandlock` executable on PATH; " + INSTALL + " or set " + ENV_BIN);
+        return new Locate(null, "no `sandlock` executable on PATH; " + install + " or set " + ENV_BIN);
     }
 
     /** A located candidate ({@code path}) or the reason there is none ({@code missing}). */
@@ -77,10 +78,10 @@ public final class Discovery {
         }
         if (!Files.isReadable(p)) {
             return Discovered.Unavailable.because(p + " is not readable, so its digest cannot be verified;"
-                    + " make it readable (chmod a+r) or " + INSTALL);
+                    + " make it readable (chmod a+r) or " + install);
         }
         if (!Files.isExecutable(p)) {
-            return Discovered.Unavailable.because(p + " is not executable; chmod +x it or " + INSTALL);
+            return Discovered.Unavailable.because(p + " is not executable; chmod +x it or " + install);
         }
         Optional<String> digest = sha256(p);
         if (digest.isEmpty()) {
@@ -92,12 +93,12 @@ public final class Discovery {
             String got = v.exitCode() < 0 ? v.failure() : "exit " + v.exitCode() + ", output '"
                     + v.stdout().lines().findFirst().orElse("").strip() + "'";
             return new Discovered.Unavailable("`" + p + " --version` printed no sandlock version (expected `sandlock "
-                    + manifest.pinnedVersion() + "`; got " + got + "); it is not a usable sandlock: " + INSTALL,
+                    + manifest.pinnedVersion() + "`; got " + got + "); it is not a usable sandlock: " + install,
                     Optional.empty(), digest);
         }
         if (version.get().compareTo(manifest.minimumVersion()) < 0) {
             return new Discovered.Unavailable("sandlock " + version.get() + " at " + p + " is older than the minimum "
-                    + manifest.minimumVersion() + " this adapter drives; " + INSTALL, version, digest);
+                    + manifest.minimumVersion() + " this adapter drives; " + install, version, digest);
         }
         CommandRunner.Output check = runner.run(p, "check");
         // `sandlock check` exits 0 even when unsupported (contract §1), so only the Status: line counts.

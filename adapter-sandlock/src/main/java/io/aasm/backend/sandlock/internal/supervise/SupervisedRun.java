@@ -72,7 +72,12 @@ public final class SupervisedRun {
         tracker.started(p.toHandle());
         launch.deadlineMillis().ifPresent(ms -> run.deadline = timers.schedule(run::deadlineReached, ms,
                 TimeUnit.MILLISECONDS));
-        p.onExit().thenRunAsync(run::finish);
+        // Teardown may take a moment (killing, waiting for the group to empty): its own thread, not a shared pool.
+        p.onExit().thenRunAsync(run::finish, task -> {
+            Thread t = new Thread(task, "aasm-sandlock-teardown");
+            t.setDaemon(true);
+            t.start();
+        });
         return run;
     }
 
