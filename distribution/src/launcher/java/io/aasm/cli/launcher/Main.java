@@ -41,6 +41,7 @@ public final class Main {
 
     public static void main(String[] args) {
         // Keep the real streams: Gogo's ThreadIO replaces System.out/err once it starts.
+        Timing.jvmStarted();
         PrintStream out = System.out;
         PrintStream err = System.err;
         InputStream in = System.in;
@@ -60,14 +61,17 @@ public final class Main {
             Map<String, String> raw = (Map) config;
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
             fw.init();
+            Timing.mark("framework init");
             BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : SHELL_ONLY);
             if (!shell) {
                 // The one-shot CLI installs deploy/ itself, synchronously, so every run sees the same set.
                 set.addFolder(home.resolve("deploy"), List.of());
             }
             set.reconcile(fw.getBundleContext());
+            Timing.mark("bundle install/update");
             fw.start();
             set.startAll(fw.getBundleContext());
+            Timing.mark("resolve + start");
             for (String p : set.problems) {
                 err.println("aasm: warning: bundle " + p);
             }
@@ -84,7 +88,10 @@ public final class Main {
             }
             rc = FAILED_BEFORE_START;
         } finally {
+            Timing.mark("command");
             stop(fw);
+            Timing.mark("framework stop");
+            Timing.print(err);
             if (lease != null) {
                 lease.close();
             }
@@ -101,6 +108,7 @@ public final class Main {
         try {
             long timeout = Long.getLong("aasm.start.timeout.ms", 20_000);
             Object entry = tracker.waitForService(timeout);
+            Timing.mark("entry service");
             if (entry == null) {
                 err.println("aasm: the aasm command bundle did not start within " + timeout + " ms;"
                         + " nothing was launched. Framework errors:");

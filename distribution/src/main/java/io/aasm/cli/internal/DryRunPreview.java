@@ -51,12 +51,7 @@ final class DryRunPreview {
         out.println("program: " + cmd.program);
         out.println("argument_count: " + cmd.args.size());
         if (cmd.reportFile != null) {
-            try {
-                java.nio.file.Files.writeString(inv.io().resolve(cmd.reportFile),
-                        ExecRun.withNewline(inv.renderer(cmd.report).render(report)));
-            } catch (java.io.IOException e) {
-                inv.io().err().println("aasm: warning: could not write the report to " + cmd.reportFile + ": " + e.getMessage());
-            }
+            ReportFile.write(inv, cmd.reportFile, cmd.report, report);
         }
         return ExitCodes.OK;
     }

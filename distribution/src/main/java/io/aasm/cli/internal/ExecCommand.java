@@ -48,7 +48,8 @@ public final class ExecCommand implements Callable<Integer> {
     String report;
 
     @Option(names = "--report-file", paramLabel = "PATH",
-            description = "Write the post-run report (pre-launch report on refusal or dry run) to PATH.")
+            description = "Write the post-run report (pre-launch report on refusal or dry run) to PATH;"
+                    + " `-` writes it to stderr (stdout belongs to the program).")
     String reportFile;
 
     @Option(names = "--workdir", paramLabel = "DIR", description = "Working directory of the program (default: the current one).")

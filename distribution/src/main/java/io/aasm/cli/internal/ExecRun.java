@@ -138,14 +138,8 @@ final class ExecRun {
     }
 
     private void writeReport(IsolationReport report) {
-        if (cmd.reportFile == null) {
-            return;
-        }
-        Path file = io.resolve(cmd.reportFile);
-        try {
-            Files.writeString(file, withNewline(inv.renderer(cmd.report).render(report)));
-        } catch (java.io.IOException e) {
-            io.err().println("aasm: warning: could not write the report to " + file + ": " + e.getMessage());
+        if (cmd.reportFile != null) {
+            ReportFile.write(inv, cmd.reportFile, cmd.report, report);
         }
     }
 
