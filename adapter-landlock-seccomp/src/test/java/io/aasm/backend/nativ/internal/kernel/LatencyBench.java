@@ -1,0 +1,78 @@
+package io.aasm.backend.nativ.internal.kernel;
+
+import io.aasm.backend.nativ.internal.NativeBackend;
+import io.aasm.backend.nativ.internal.NativeSettings;
+import io.aasm.ports.backend.CredentialPosture;
+import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import io.aasm.ports.evidence.EvidenceKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Benchmark, not a test: warm launch latency of /bin/true confined through the Java API versus an
+ * unconfined ProcessBuilder launch, interleaved in the same run. Usage: LatencyBench [n]
+ */
+public final class LatencyBench {
+    private LatencyBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 50;
+        NativeBackend b = new NativeBackend(NativeSettings.defaults().withProbeCacheDir(Harness.cacheDir()));
+        Harness h = new Harness(b);
+        List<ControlRequirement> fsAndSyscall = List.of(Harness.read(), Harness.write("/tmp"),
+                Harness.req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("ptrace"))));
+        List<ControlRequirement> all = new ArrayList<>(fsAndSyscall);
+        all.add(Harness.req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()));
+        all.add(Harness.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        all.add(Harness.req(CapabilityDomain.IPC, new Scope.WholeDomain()));
+        all.add(Harness.req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(64)));
+        run(h, "fs+syscall", fsAndSyscall, n);
+        run(h, "fs+syscall+net ns+pid/mount ns+ipc+pids cgroup", all, n);
+        System.exit(0);
+    }
+
+    private static void run(Harness h, String label, List<ControlRequirement> reqs, int n) throws Exception {
+        ExecutionSpec spec = new ExecutionSpec("/bin/true", List.of(), "/", IdentityRef.anonymous(), reqs, Map.of(),
+                CredentialPosture.none(), new Stdio.Inherit());
+        for (int i = 0; i < 10; i++) {
+            h.run(spec);
+            new ProcessBuilder("/bin/true").start().waitFor();
+        }
+        long[] confined = new long[n];
+        long[] plain = new long[n];
+        long[] setup = new long[n];
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            ExecutionHandle handle = h.start(spec);
+            h.backend.waitFor(handle);
+            confined[i] = System.nanoTime() - t0;
+            setup[i] = h.backend.evidence(handle).records().stream().filter(r -> r.kind() == EvidenceKind.INSTALLED)
+                    .map(r -> r.detail().replaceAll(".*setup (\\d+) us.*", "$1")).filter(s -> s.matches("\\d+"))
+                    .mapToLong(Long::parseLong).findFirst().orElse(-1);
+            long t1 = System.nanoTime();
+            new ProcessBuilder("/bin/true").start().waitFor();
+            plain[i] = System.nanoTime() - t1;
+        }
+        double mc = median(confined) / 1e6;
+        double mp = median(plain) / 1e6;
+        System.out.printf("%s: confined median %.2f ms, unconfined ProcessBuilder median %.2f ms, ratio %.1fx, "
+                + "launcher setup (start to execve) median %.2f ms, n=%d%n", label, mc, mp, mc / mp, median(setup) / 1e3, n);
+    }
+
+    private static double median(long[] v) {
+        long[] c = v.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2.0;
+    }
+
+}
