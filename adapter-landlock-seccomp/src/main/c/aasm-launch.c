@@ -216,7 +216,7 @@ static int ruleset_fd = -1;
 
 static int open_existing(const char *path, int flags) {
     int fd = open(path, flags | O_CLOEXEC);
-    if (fd < 0) refuse("missing_path", "%s: %s", path, strerror(errno));
+    if (fd < 0) refuse(errno == ENOENT || errno == ENOTDIR ? "missing_path" : "path_access", "%s: %s", path, strerror(errno));
     return fd;
 }
 
@@ -227,7 +227,10 @@ static void open_everything(void) {
         close(open_existing(P.binds[i].tgt, O_PATH));
     }
     for (size_t i = 0; i < P.npaths; i++) P.paths[i].fd = open_existing(P.paths[i].path, O_PATH);
-    for (size_t i = 0; i < P.ncgroups; i++) P.cgroup_fds[i] = open_existing(P.cgroups[i], O_WRONLY);
+    for (size_t i = 0; i < P.ncgroups; i++) {
+        P.cgroup_fds[i] = open(P.cgroups[i], O_WRONLY | O_CLOEXEC);
+        if (P.cgroup_fds[i] < 0) refuse("cgroup_join", "open %s: %s", P.cgroups[i], strerror(errno));
+    }
 
     if (!P.has_ruleset) return;
     struct ll_ruleset_attr attr = {P.ll_fs, P.ll_net, P.ll_scoped};

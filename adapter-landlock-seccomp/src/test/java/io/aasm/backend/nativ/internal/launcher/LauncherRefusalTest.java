@@ -45,6 +45,7 @@ class LauncherRefusalTest {
                 Arguments.of("relative_path", trueplan().cwd("tmp").build()),
                 Arguments.of("missing_path", trueplan().landlock(4, 0, 0).landlockPath(4, "/nonexistent/aasm-x").build()),
                 Arguments.of("missing_path", trueplan().cwd("/nonexistent/aasm-cwd").build()),
+                Arguments.of("cgroup_join", trueplan().cgroupJoin("/nonexistent/aasm/cgroup.procs").build()),
                 Arguments.of("unknown_namespace", trueplan().add(new PlanRecord.Raw(0x10, le32(0x40))).build()),
                 Arguments.of("duplicate_record", trueplan().program("/bin/false").build()),
                 Arguments.of("missing_record", PlanMessage.builder().argv("true").build()),

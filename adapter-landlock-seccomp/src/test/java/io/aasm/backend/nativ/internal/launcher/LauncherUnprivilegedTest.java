@@ -102,4 +102,15 @@ class LauncherUnprivilegedTest {
             assertEquals(121, p.launcherExitCode());
         }
     }
+
+    @Test
+    void refusesClearlyToJoinACgroupItMayNotWrite() throws IOException {
+        Path procs = Path.of("/sys/fs/cgroup/pids/cgroup.procs");
+        Assumptions.assumeTrue(Files.exists(procs), "environment cannot host this check: no cgroup v1 pids hierarchy");
+        try (LauncherProcess p = start(LauncherFixture.sh("true").cgroupJoin(procs.toString()).build())) {
+            StartOutcome.Refused r = assertInstanceOf(StartOutcome.Refused.class, p.awaitStart(), p.transcript().toString());
+            assertEquals("cgroup_join", r.reason());
+            assertTrue(r.detail().contains("Permission denied"), r.detail());
+        }
+    }
 }
