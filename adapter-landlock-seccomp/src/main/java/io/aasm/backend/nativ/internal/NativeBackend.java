@@ -75,6 +75,9 @@ public final class NativeBackend implements IsolationBackend {
     private final Lowerer lowerer;
     private final Map<String, Launch> prepared = new ConcurrentHashMap<>();
     private final Map<String, Launch> running = new ConcurrentHashMap<>();
+    /** Finished launches stay answerable (waitFor, evidence) until this many newer ones have finished. */
+    private static final int FINISHED_KEPT = 256;
+    private final java.util.Deque<String> finished = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private volatile Optional<LauncherBinary> launcher;
     private volatile String launcherProblem = "";
     private volatile BackendCapabilities cached;
@@ -299,7 +302,19 @@ public final class NativeBackend implements IsolationBackend {
 
     @Override
     public ExitDisposition waitFor(ExecutionHandle handle) {
-        return launch(handle).waitFor();
+        Launch l = launch(handle);
+        boolean first = l.disposition().isEmpty();
+        ExitDisposition d = l.waitFor();
+        if (first) {
+            finished.add(handle.token());
+            while (finished.size() > FINISHED_KEPT) {
+                String old = finished.poll();
+                if (old != null) {
+                    running.remove(old);
+                }
+            }
+        }
+        return d;
     }
 
     @Override
@@ -315,10 +330,5 @@ public final class NativeBackend implements IsolationBackend {
     @Override
     public EnforcementEvidence evidence(ExecutionHandle handle) {
         return new EnforcementEvidence(ID, LaunchEvidence.records(launch(handle)));
-    }
-
-    /** Forgets a finished launch (the kernel calls evidence() after waitFor(), so handles are kept until then). */
-    public void forget(ExecutionHandle handle) {
-        running.remove(handle.token());
     }
 }

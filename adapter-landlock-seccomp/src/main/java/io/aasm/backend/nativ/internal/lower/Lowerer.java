@@ -217,6 +217,24 @@ public final class Lowerer {
         return Optional.empty();
     }
 
+    /** Compiled programs by concerns: the same policy is lowered at plan time and again at prepare time. */
+    private final java.util.Map<SyscallFilters.Concerns, FilterCompiler.Result> programs =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<SyscallFilters.Concerns, FilterCompiler.Result> e) {
+                    return size() > 64;
+                }
+            });
+
+    private FilterCompiler.Result compiled(SyscallFilters.Concerns c) {
+        FilterCompiler.Result r = programs.get(c);
+        if (r == null) {
+            r = compiler.orElseThrow().compile(SyscallFilters.build(c));
+            programs.put(c, r);
+        }
+        return r;
+    }
+
     /** Accumulates the seccomp concerns; compiled once at the end because the launcher takes one program. */
     private final class Seccomp {
         Optional<SyscallMode> mode = Optional.empty();
@@ -241,7 +259,7 @@ public final class Lowerer {
                 return needed ? Optional.of("seccomp is not available on this host") : Optional.empty();
             }
             SyscallFilters.Concerns c = new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess);
-            FilterCompiler.Result res = compiler.get().compile(SyscallFilters.build(c));
+            FilterCompiler.Result res = compiled(c);
             if (res instanceof FilterCompiler.Result.Rejected rej) {
                 return Optional.of(rej.reason());
             }

@@ -27,6 +27,8 @@ public final class LaunchEvidence {
         List<EvidenceRecord> out = new ArrayList<>();
         launch.plan().installed().forEach((d, steps) -> out.add(new EvidenceRecord(EvidenceKind.CONFIGURED,
                 Optional.of(d), ClaimTerm.PLANNED, String.join("; ", steps))));
+        launch.plan().seccomp().forEach(sc -> out.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(),
+                ClaimTerm.PLANNED, "seccomp program (" + sc.bpf().length / 8 + " instructions): " + sc.purpose())));
         Optional<StartOutcome> start = launch.startOutcome();
         if (start.isPresent() && start.get() instanceof StartOutcome.Started s) {
             String detail = "launcher installed the boundary before execve (setup " + s.setupNanos() / 1000 + " us)";

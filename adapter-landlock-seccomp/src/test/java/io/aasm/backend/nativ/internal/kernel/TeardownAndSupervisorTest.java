@@ -38,6 +38,25 @@ class TeardownAndSupervisorTest {
         assertEquals(0, ProcessConfinementTest.survivors(marker), "the confined daemon is killed with the program");
     }
 
+    @Test
+    void immediateTerminationKillsTheWholeTree() throws Exception {
+        Harness h = Harness.shared();
+        String marker = "9.71" + ProcessHandle.current().pid() % 1000;
+        Path started = tmp.resolve("started");
+        var handle = h.start(Harness.grandchild("/bin/sh", "echo up > " + started + "; sleep " + marker, tmp, Map.of(),
+                List.of()));
+        for (int i = 0; i < 500 && !Files.exists(started); i++) {
+            Thread.sleep(10);
+        }
+        assertTrue(Files.exists(started), "the grandchild started");
+        assertTrue(h.backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE));
+        var d = h.backend.waitFor(handle);
+        assertTrue(d instanceof io.aasm.ports.backend.ExitDisposition.Signalled, d.toString());
+        assertEquals(0, ProcessConfinementTest.survivors(marker), "no process of the tree survives termination");
+        assertFalse(h.backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE),
+                "terminating a finished launch delivers nothing");
+    }
+
     private static String status(String field) throws Exception {
         return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith(field + ":"))
                 .findFirst().orElse(field + ": ?").replaceAll("\\s+", " ");
