@@ -21,6 +21,7 @@ import org.osgi.framework.Constants;
  * Jars are installed by {@code reference:}, so Felix reads them in place instead of copying them.
  */
 final class BundleSet {
+    private static final String LAST = "org.apache.felix.gogo.shell";
     private final Map<String, File> wanted = new LinkedHashMap<>();
     final List<String> problems = new ArrayList<>();
 
@@ -67,14 +68,22 @@ final class BundleSet {
         }
     }
 
-    /** Starts every non-fragment bundle; a bundle that cannot start is a problem, not a crash. */
+    /**
+     * Starts every non-fragment bundle, transiently (so the next boot does not auto-start them in
+     * bundle-id order); the interactive shell last, so its first prompt already has the aasm commands.
+     * A bundle that cannot start is a problem, not a crash.
+     */
     void startAll(BundleContext ctx) {
+        List<Bundle> order = new ArrayList<>();
         for (Bundle b : ctx.getBundles()) {
-            if (b.getBundleId() == 0 || b.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
-                continue;
+            if (b.getBundleId() != 0 && b.getHeaders("").get(Constants.FRAGMENT_HOST) == null) {
+                order.add(b);
             }
+        }
+        order.sort(java.util.Comparator.comparing((Bundle b) -> LAST.equals(b.getSymbolicName())));
+        for (Bundle b : order) {
             if (b.getState() != Bundle.ACTIVE) {
-                attempt(b.getSymbolicName(), b::start);
+                attempt(b.getSymbolicName(), () -> b.start(Bundle.START_TRANSIENT));
             }
         }
     }

@@ -162,6 +162,24 @@ class CliEndToEndIT {
     }
 
     @Test
+    void theShellOffersTheSameCommandsUnderTheAasmScope(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("commands.txt");
+        Files.writeString(script, "aasm:version\naasm:run exec --isolation none -- /bin/echo from-shell\naasm:status\n"
+                + "aasm:run exec --bogus -- /bin/true\naasm:status\n");
+        ProcessBuilder pb = new ProcessBuilder(Aasm.DIST.resolve("bin/aasm").toString(), "shell")
+                .redirectInput(script.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("out").toFile());
+        pb.environment().put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+        pb.environment().put("AASM_CDS", "off");
+        Process p = pb.start();
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the shell did not stop at end of input");
+        String out = Files.readString(dir.resolve("out"));
+        assertTrue(out.contains("g! aasm 0."), out);
+        assertTrue(out.contains("from-shell"), out);
+        assertTrue(out.contains("g! 0\n"), "status of the run\n" + out);
+        assertTrue(out.contains("g! 2\n"), "status of the usage error\n" + out);
+    }
+
+    @Test
     void versionAndBackendsWork() throws Exception {
         Aasm.Result v = Aasm.run("version");
         assertEquals(0, v.exit(), v.toString());
