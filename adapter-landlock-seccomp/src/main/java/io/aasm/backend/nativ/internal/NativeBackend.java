@@ -37,6 +37,7 @@ import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.CapabilityReport;
 import io.aasm.ports.capability.PlatformBoundary;
+import io.aasm.ports.capability.PrerequisiteStatus;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.plan.PlannedRequirement;
@@ -199,8 +200,14 @@ public final class NativeBackend implements IsolationBackend {
     /** Recovers the probe verdict carried by a general report (the last prerequisite). */
     private static Optional<ProbeResult> probeOf(CapabilityReport r) {
         return r.prerequisites().stream().filter(p -> p.requirement().equals(CapabilityAssembler.PROBE_REQUIREMENT))
-                .findFirst().map(p -> p.satisfied() ? ProbeResult.observed(((io.aasm.ports.capability.PrerequisiteStatus.Satisfied)
-                        p.status()).observation()) : ProbeResult.inconclusive(p.status().token()));
+                .findFirst().map(p -> {
+                    if (p.status() instanceof PrerequisiteStatus.Satisfied s) {
+                        return ProbeResult.observed(s.observation());
+                    }
+                    String detail = p.status() instanceof PrerequisiteStatus.Unchecked u ? u.detail()
+                            : ((PrerequisiteStatus.Unsatisfied) p.status()).detail();
+                    return ProbeResult.inconclusive(detail.replaceFirst("^inconclusive: ", ""));
+                });
     }
 
     @Override

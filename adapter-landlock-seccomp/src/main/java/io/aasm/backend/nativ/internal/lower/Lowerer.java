@@ -57,7 +57,11 @@ public final class Lowerer {
         Seccomp sc = new Seccomp();
         for (ControlRequirement r : requirements) {
             Optional<String> refusal = switch (r.domain()) {
-                case FILESYSTEM_READ, FILESYSTEM_WRITE -> ll.filesystem(r, b);
+                case FILESYSTEM_READ, FILESYSTEM_WRITE -> {
+                    // io_uring opens files from kernel workers; deny it rather than rely on how they are checked.
+                    sc.denyIoUring = true;
+                    yield ll.filesystem(r, b);
+                }
                 case NETWORK_EGRESS -> network(r, b, ll, sc);
                 case NAME_RESOLUTION -> nameResolution(r, b, sc);
                 case SYSCALL -> syscall(r, b, sc);

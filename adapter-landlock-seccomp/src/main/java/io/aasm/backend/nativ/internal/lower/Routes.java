@@ -61,6 +61,8 @@ public final class Routes {
                 "grants are bound to the files that exist when the boundary is installed; a missing path refuses",
                 "a grant of / grants the whole filesystem",
                 "descriptors opened before the boundary and kept are not re-checked (all but stdio are closed)"));
+        lim.add("io_uring is denied while the filesystem is confined");
+        lim.add("no implicit grants: the program's own executable, its libraries and /dev/null need explicit grants");
         if (!write) {
             lim.add("read grants include execute (a readable program can be run)");
         } else {
@@ -212,6 +214,8 @@ public final class Routes {
             needs.add(Need.CGROUP_MEMORY);
             parts.add("memory controller (" + controllerKind("memory") + ") + RLIMIT_AS");
             lim.add("the memory ceiling counts page cache charged to the group");
+            lim.add("RLIMIT_AS caps each process's virtual address space at the same value: programs reserving large "
+                    + "virtual ranges (JVMs, Go) may fail below the ceiling");
         }
         if (l.maxProcesses().isPresent()) {
             needs.add(Need.CGROUP_PIDS);
