@@ -284,7 +284,10 @@ public final class NativeBackend implements IsolationBackend {
             return token;
         }
         ExitDisposition.NotStarted ns = LaunchEvidence.notStarted(out);
-        throw new LaunchException(ns.kind(), "launcher: " + ns.detail());
+        String hint = out instanceof StartOutcome.ExecFailed f && f.errno() == StartOutcome.ExecFailed.EACCES
+                && launch.plan().landlock().map(l -> l.handledFs() != 0).orElse(false)
+                ? " (EACCES: the program, its interpreter or its libraries may lie outside the filesystem read grants)" : "";
+        throw new LaunchException(ns.kind(), "launcher: " + ns.detail() + hint);
     }
 
     /** Lowers and runs one launch to its end, bypassing negotiation: used by the probes. */

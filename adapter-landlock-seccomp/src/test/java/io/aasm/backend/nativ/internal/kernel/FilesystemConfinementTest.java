@@ -76,6 +76,42 @@ class FilesystemConfinementTest {
     }
 
     @Test
+    void symlinkAndHardLinkDoNotReachTheSecret() throws Exception {
+        Path key = secret.resolve("key");
+        String action = "ln -s " + key + " " + out.resolve("sym") + "; cat " + out.resolve("sym") + " > " + out.resolve("via-sym")
+                + "; ln " + key + " " + out.resolve("hard") + "; cat " + out.resolve("hard") + " > " + out.resolve("via-hard");
+        h.sh(action, tmp, read(), write(out.toString()));
+        assertFalse(Files.readString(out.resolve("via-sym")).contains("TOP-SECRET-42"), "symlink leaked the secret");
+        assertFalse(Files.exists(out.resolve("hard")), "a hard link into the writable tree must not be created");
+        assertFalse(Files.readString(out.resolve("via-hard")).contains("TOP-SECRET-42"));
+        assertEquals("TOP-SECRET-42", Files.readString(key), "the secret itself is untouched");
+        Files.delete(out.resolve("sym"));
+        // Control: with the secret's directory granted for writing (write includes read and refer) both work.
+        h.sh(action, tmp, read(), write(out.toString(), secret.toString()));
+        assertEquals("TOP-SECRET-42", Files.readString(out.resolve("via-sym")));
+        assertEquals("TOP-SECRET-42", Files.readString(out.resolve("via-hard")));
+    }
+
+    @Test
+    void programOutsideTheReadGrantsIsNotExecutedAndSaysWhy() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path tool = bin.resolve("tool");
+        Files.writeString(tool, "#!/bin/sh\necho ran > " + out.resolve("tool-ran") + "\n");
+        tool.toFile().setExecutable(true);
+        var spec = new io.aasm.ports.backend.ExecutionSpec(tool.toString(), java.util.List.of(), tmp.toString(),
+                io.aasm.ports.backend.IdentityRef.anonymous(), java.util.List.of(read(), write(out.toString())),
+                java.util.Map.of(), io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.aasm.ports.backend.LaunchException.class, () -> h.run(spec));
+        assertTrue(e.getMessage().contains("read grants"), e.getMessage());
+        assertFalse(Files.exists(out.resolve("tool-ran")));
+        var granted = new io.aasm.ports.backend.ExecutionSpec(tool.toString(), java.util.List.of(), tmp.toString(),
+                io.aasm.ports.backend.IdentityRef.anonymous(), java.util.List.of(read(bin.toString()), write(out.toString())),
+                java.util.Map.of(), io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit());
+        h.run(granted);
+        assertTrue(Files.exists(out.resolve("tool-ran")), "control: with its directory granted the program runs");
+    }
+
+    @Test
     void missingGrantedPathRefusesBeforeLaunch() throws Exception {
         Path marker = out.resolve("ran");
         var e = org.junit.jupiter.api.Assertions.assertThrows(io.aasm.ports.backend.LaunchException.class,
