@@ -172,6 +172,7 @@ def main(argv=None):
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = os.path.abspath(a.out or os.path.join(BENCH_DIR, "results", stamp + ("-quick" if a.quick else "")))
     os.makedirs(out, exist_ok=True)
+    priority = _raise_priority() if mode == "full" else "unchanged (quick mode)"
     root = tempfile.mkdtemp(prefix="aasm-bench-")
     srv = None
     driver = None
@@ -198,7 +199,7 @@ def main(argv=None):
         result = {
             "schema": "aasm.bench.results/1", "mode": mode, "judged": mode == "full",
             "started_utc": stamp, "duration_s": round(time.time() - t0, 1),
-            "repetitions": {"warmup": warmup, "kept": reps}, "fingerprint": fp,
+            "repetitions": {"warmup": warmup, "kept": reps}, "fingerprint": fp, "priority": priority,
             "load_average": {"before": load_before, "after": env.load()},
             "arms": table, "policy": policy_text,
             "rss_source": "rusage-exec helper (wait4 of a ~1 MiB parent)" if helper else
@@ -235,6 +236,15 @@ def main(argv=None):
         if srv:
             srv.shutdown()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _raise_priority():
+    """METHODOLOGY.md amendment 1: nice -10 for the harness and, by inheritance, every arm alike."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -10)
+        return "nice %d" % os.getpriority(os.PRIO_PROCESS, 0)
+    except OSError as e:
+        return "nice %d (raising refused: %s)" % (os.getpriority(os.PRIO_PROCESS, 0), e.strerror)
 
 
 def _wiring(samples):

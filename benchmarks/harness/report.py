@@ -38,8 +38,8 @@ def summary(res):
     else:
         nc = res["negative_control"]
         L += ["Run validity: **%s** (negative control: %s)." % (res["control_validity"], nc["reason"]), ""]
-    L += ["Rules: benchmarks/METHODOLOGY.md (pre-registered). Repetitions: %d warm-up + %d kept, arms alternating."
-          % (res["repetitions"]["warmup"], res["repetitions"]["kept"]),
+    L += ["Rules: benchmarks/METHODOLOGY.md (pre-registered). Repetitions: %d warm-up + %d kept, arms alternating. "
+          "Priority: %s." % (res["repetitions"]["warmup"], res["repetitions"]["kept"], res.get("priority", "?")),
           "Load average before/after: %s / %s (other work shared the machine)." % (
               " ".join("%.2f" % x for x in res["load_average"]["before"]),
               " ".join("%.2f" % x for x in res["load_average"]["after"])), "",
