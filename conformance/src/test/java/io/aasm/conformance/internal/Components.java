@@ -13,11 +13,11 @@ import java.util.Optional;
  * would. Backends are built reflectively so that a backend whose bundle is not (yet) complete makes
  * its column "cannot host" with the reason, instead of breaking the build of this module.
  */
-final class Components {
+public final class Components {
     private Components() {
     }
 
-    static KernelComponent kernel() {
+    public static KernelComponent kernel() {
         KernelComponent k = new KernelComponent(defaults(KernelConfig.class), p -> null);
         k.addPolicySource(new YamlPolicySource());
         return k;

@@ -26,6 +26,9 @@ final class Judge {
             return verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario's policy was rejected: " + r.problems(), "-",
                     false);
         }
+        if (hostile instanceof Trial.Hung hung) {
+            return verdict(sc, backend, Outcome.SUITE_DEFECT, hung.why(), "-", false);
+        }
         if (hostile instanceof Trial.NotLaunched n) {
             return verdict(sc, backend, Outcome.CANNOT_HOST, n.why(), "-", false);
         }
@@ -61,6 +64,7 @@ final class Judge {
         String why = c instanceof Trial.Ran cr ? "control [" + staged.controlGrant() + "] had no effect either: "
                 + cr.effect().evidence() + " (" + firstLine(cr.diagnostics()) + ")"
                 : c instanceof Trial.NotLaunched n ? "control [" + staged.controlGrant() + "] not launched: " + n.why()
+                : c instanceof Trial.Hung hung ? "control [" + staged.controlGrant() + "] hung: " + hung.why()
                 : "control policy rejected: " + ((Trial.Rejected) c).problems();
         return verdict(sc, backend, Outcome.INCONCLUSIVE_CONTROL, h.effect().evidence() + "; " + why, claim, claims);
     }

@@ -22,6 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -67,7 +71,12 @@ final class Launcher {
             } catch (LaunchException e) {
                 return new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
             }
-            ExitDisposition exit = awaitGuarded(session);
+            Optional<ExitDisposition> ended = awaitGuarded(session);
+            if (ended.isEmpty()) {
+                return new Trial.Hung("the launch did not end within " + WATCHDOG_MILLIS / 1000
+                        + " s, nor 10 s after an immediate termination request");
+            }
+            ExitDisposition exit = ended.get();
             if (exit instanceof ExitDisposition.NotStarted ns) {
                 return new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
             }
@@ -80,21 +89,32 @@ final class Launcher {
         }
     }
 
-    private static ExitDisposition awaitGuarded(LaunchSession session) throws InterruptedException {
-        Thread watchdog = new Thread(() -> {
+    /**
+     * Awaits on a separate thread: a backend whose await never returns, even after an immediate
+     * termination request, must not hang the suite. Empty means the launch never ended.
+     */
+    private static Optional<ExitDisposition> awaitGuarded(LaunchSession session) throws InterruptedException {
+        CompletableFuture<ExitDisposition> done = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
             try {
-                Thread.sleep(WATCHDOG_MILLIS);
-                session.terminate(TerminationRequest.IMMEDIATE);
-            } catch (InterruptedException e) {
-                // the launch ended in time
+                done.complete(session.await());
+            } catch (InterruptedException | RuntimeException e) {
+                done.completeExceptionally(e);
             }
-        }, "aasm-conformance-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        }, "aasm-conformance-await");
+        waiter.setDaemon(true);
+        waiter.start();
         try {
-            return session.await();
-        } finally {
-            watchdog.interrupt();
+            return Optional.of(done.get(WATCHDOG_MILLIS, TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            session.terminate(TerminationRequest.IMMEDIATE);
+            try {
+                return Optional.of(done.get(10, TimeUnit.SECONDS));
+            } catch (TimeoutException | ExecutionException again) {
+                return Optional.empty();
+            }
+        } catch (ExecutionException e) {
+            return Optional.empty();
         }
     }
 }

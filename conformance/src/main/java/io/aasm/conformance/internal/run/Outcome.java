@@ -16,7 +16,7 @@ public enum Outcome {
     UNTRUTHFUL("untruthful", true),
     /** The effect happened although the report claims prevention for the domain. */
     ESCAPED_UNDER_CLAIMED_PREVENTION("escaped-under-claimed-prevention", true),
-    /** The suite itself is broken (for example a scenario policy was rejected). */
+    /** The scenario could not be completed: its policy was rejected, it threw, or a launch never ended. */
     SUITE_DEFECT("suite-defect", true);
 
     private final String token;

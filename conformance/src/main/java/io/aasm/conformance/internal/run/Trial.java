@@ -20,6 +20,13 @@ public sealed interface Trial {
         }
     }
 
+    /** The launch never ended, even after an immediate termination request. */
+    record Hung(String why) implements Trial {
+        public Hung {
+            Objects.requireNonNull(why);
+        }
+    }
+
     /** The program ran and the tree was torn down. {@code diagnostics} is what the action printed. */
     record Ran(IsolationReport pre, IsolationReport post, ExitDisposition exit, String diagnostics,
                io.aasm.conformance.internal.catalogue.Effect effect) implements Trial {
