@@ -42,7 +42,9 @@ public final class ConformanceCommand {
     }
 
     private String run(List<String> backends) throws IOException, InterruptedException {
-        SuiteResult r = runner.run(backends, Catalogue.all(), v -> { });
+        // one line per cell as it is decided: a full run takes a minute or two
+        SuiteResult r = runner.run(backends, Catalogue.all(), v -> System.out.println(v.backend() + " "
+                + v.scenario() + ": " + v.outcome().token()));
         Path dir = Files.createTempDirectory("aasm-conformance-results-");
         ResultWriter.write(r, dir);
         return ResultWriter.table(r) + "\n" + (r.passed() ? "PASS" : "FAIL: " + r.failures().size()
