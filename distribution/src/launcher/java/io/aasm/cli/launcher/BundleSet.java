@@ -83,7 +83,9 @@ final class BundleSet {
         order.sort(java.util.Comparator.comparing((Bundle b) -> LAST.equals(b.getSymbolicName())));
         for (Bundle b : order) {
             if (b.getState() != Bundle.ACTIVE) {
+                long t0 = System.nanoTime();
                 attempt(b.getSymbolicName(), () -> b.start(Bundle.START_TRANSIENT));
+                Timing.bundle(b.getSymbolicName(), System.nanoTime() - t0);
             }
         }
     }

@@ -1,8 +1,6 @@
 package io.aasm.cli.launcher;
 
 import java.io.PrintStream;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,11 +13,30 @@ final class Timing {
     private Timing() {
     }
 
+    /**
+     * JVM start to main(), from /proc (process start in clock ticks and uptime, both since boot);
+     * ProcessHandle's start instant is built on the boot time in whole seconds and can be off by 1 s.
+     */
     static void jvmStarted() {
         if (ON) {
-            Instant start = ProcessHandle.current().info().startInstant().orElse(Instant.now());
-            MARKS.add(String.format("%-22s %5d ms", "jvm start -> main", Duration.between(start, Instant.now()).toMillis()));
+            try {
+                String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                double startSec = Long.parseLong(f[19]) / 100.0;
+                double upSec = Double.parseDouble(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/uptime"))
+                        .split(" ")[0]);
+                MARKS.add(String.format("%-22s %5d ms", "process start -> main", Math.round((upSec - startSec) * 1000)));
+            } catch (java.io.IOException | RuntimeException e) {
+                MARKS.add("process start -> main  unknown (" + e + ")");
+            }
             last = System.nanoTime();
+        }
+    }
+
+    /** Only when timing is on: one line per bundle start slower than 5 ms. */
+    static void bundle(String name, long nanos) {
+        if (ON && nanos > 5_000_000) {
+            MARKS.add(String.format("  start %-32s %5d ms", name, nanos / 1_000_000));
         }
     }
 

@@ -179,6 +179,26 @@ class CliEndToEndIT {
         assertTrue(out.contains("g! 2\n"), "status of the usage error\n" + out);
     }
 
+    /** The second run finds the shared bundle cache locked and must fall back to a private one. */
+    @Test
+    void concurrentRunsShareNothingButSucceed(@TempDir Path dir) throws Exception {
+        Path first = Files.createDirectories(dir.resolve("first"));
+        Path second = Files.createDirectories(dir.resolve("second"));
+        Path started = dir.resolve("started");
+        Process slow = Aasm.start(Aasm.DIST, first, Map.of(), "run", "exec", "--isolation", "none", "--",
+                "sh", "-c", ": > " + started + "; sleep 3; exit 4");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.exists(started) && slow.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(started), "the first run never started its program");
+        Aasm.Result quick = Aasm.run(Aasm.DIST, second, Map.of(), "run", "exec", "--isolation", "none", "--",
+                "sh", "-c", "exit 5");
+        assertEquals(5, quick.exit(), quick.toString());
+        assertTrue(slow.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(4, Aasm.result(slow, first).exit());
+    }
+
     @Test
     void versionAndBackendsWork() throws Exception {
         Aasm.Result v = Aasm.run("version");
