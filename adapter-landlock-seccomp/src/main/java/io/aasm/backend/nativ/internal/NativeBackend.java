@@ -43,6 +43,7 @@ import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.plan.PlannedRequirement;
 import io.aasm.ports.plan.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.report.DescriptorInventory;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
@@ -251,7 +252,7 @@ public final class NativeBackend implements IsolationBackend {
         CgroupPlacement cg = CgroupPlacement.none();
         MessageMapper.PreparedFiles files = MessageMapper.PreparedFiles.none();
         try {
-            cg = plan.cgroupLimits().isEmpty() ? cg : CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits());
+            cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), true);
             files = MessageMapper.PreparedFiles.create(plan);
             var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
             return new Launch(plan, message, cg, files);
@@ -335,6 +336,19 @@ public final class NativeBackend implements IsolationBackend {
         }
         l.terminate(request == TerminationRequest.GRACEFUL);
         return true;
+    }
+
+    /** The launcher keeps stdio and seals every other inherited descriptor before exec, whatever the plan. */
+    @Override
+    public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
+        return Optional.of(new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of()));
+    }
+
+    /** The inventory the launcher's program child reported just before exec. */
+    @Override
+    public Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
+        Launch l = running.get(handle.token());
+        return l == null ? Optional.empty() : l.process().flatMap(p -> p.descriptors());
     }
 
     @Override

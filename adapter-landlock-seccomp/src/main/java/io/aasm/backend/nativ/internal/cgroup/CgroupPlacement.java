@@ -9,25 +9,37 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * Per-launch cgroups, one per controller (v1 hierarchies are separate trees), created by the
  * supervisor before launch; the launcher joins them before forking, so every descendant is counted.
+ * Where the host has a writable cgroup2 mount, the tree also joins a teardown group there: closing
+ * the placement writes {@code cgroup.kill} and waits until the group is empty, so no process of the
+ * tree (setsid daemons included) outlives {@link #close()}.
  */
 public final class CgroupPlacement implements AutoCloseable {
+    static final String TEARDOWN = "teardown";
+    private static final long TEARDOWN_WAIT_NANOS = 5_000_000_000L;
+
     private final Map<String, Path> dirs;
+    private boolean teardownGroup;
 
     private CgroupPlacement(Map<String, Path> dirs) {
         this.dirs = dirs;
     }
 
     public static CgroupPlacement none() {
-        return new CgroupPlacement(Map.of());
+        return new CgroupPlacement(new LinkedHashMap<>());
     }
 
-    /** Creates the groups and writes the limits; any failure removes what was created and throws. */
-    public static CgroupPlacement create(CgroupLayout layout, List<NativePlan.CgroupLimit> limits) throws IOException {
+    /**
+     * Creates the limit groups and writes the limits (any failure removes what was created and
+     * throws); adds the teardown group when {@code teardown} and the host allows it.
+     */
+    public static CgroupPlacement create(CgroupLayout layout, List<NativePlan.CgroupLimit> limits, boolean teardown)
+            throws IOException {
         Map<String, Path> dirs = new LinkedHashMap<>();
         CgroupPlacement placement = new CgroupPlacement(dirs);
         String name = "aasm-" + UUID.randomUUID();
@@ -43,11 +55,41 @@ public final class CgroupPlacement implements AutoCloseable {
                 }
                 Files.writeString(dir.resolve(l.file()), l.value());
             }
+            if (teardown) {
+                teardownGroup(layout, name).ifPresent(d -> dirs.put(TEARDOWN, d));
+                placement.teardownGroup = dirs.containsKey(TEARDOWN);
+            }
             return placement;
         } catch (IOException | RuntimeException e) {
             placement.close();
             throw e;
         }
+    }
+
+    private static Optional<Path> teardownGroup(CgroupLayout layout, String name) {
+        Optional<Path> parent = layout.killHome().map(CgroupLayout.ControllerHome::ownDirectory);
+        if (parent.isEmpty() || !Files.isWritable(parent.get()) || !Files.exists(parent.get().resolve("cgroup.procs"))) {
+            return Optional.empty();
+        }
+        try {
+            Path d = Files.createDirectory(parent.get().resolve(name));
+            if (Files.exists(d.resolve("cgroup.kill"))) {
+                return Optional.of(d);
+            }
+            Files.deleteIfExists(d);
+        } catch (IOException e) {
+            // no teardown group: the launcher's own teardown still applies
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the whole tree sits in a group the supervisor can kill at once. */
+    public boolean hasTeardownGroup() {
+        return teardownGroup;
+    }
+
+    public boolean isEmpty() {
+        return dirs.isEmpty();
     }
 
     /** The cgroup.procs files the launcher writes itself into. */
@@ -78,10 +120,22 @@ public final class CgroupPlacement implements AutoCloseable {
         return out;
     }
 
-    /** Belt and braces after the launcher's own teardown: SIGKILL every member, then remove the groups. */
+    /**
+     * Kills whatever is left in the groups and removes them; returns only when they are gone (rmdir
+     * fails while a group is populated) or the bounded wait is over.
+     */
     @Override
     public void close() {
-        for (int attempt = 0; attempt < 50 && !dirs.isEmpty(); attempt++) {
+        Path kill = dirs.get(TEARDOWN);
+        if (kill != null) {
+            try {
+                Files.writeString(kill.resolve("cgroup.kill"), "1");
+            } catch (IOException e) {
+                // fall through to killing members one by one
+            }
+        }
+        long deadline = System.nanoTime() + TEARDOWN_WAIT_NANOS;
+        while (!dirs.isEmpty() && System.nanoTime() < deadline) {
             for (long pid : members()) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }
@@ -95,7 +149,7 @@ public final class CgroupPlacement implements AutoCloseable {
             });
             if (!dirs.isEmpty()) {
                 try {
-                    Thread.sleep(10);
+                    Thread.sleep(2);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;

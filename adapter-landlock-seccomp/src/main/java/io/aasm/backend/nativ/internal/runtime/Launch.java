@@ -36,6 +36,11 @@ public final class Launch {
         this.files = files;
     }
 
+    /** Whether the tree was placed in a cgroup the supervisor empties at teardown. */
+    public boolean teardownGroup() {
+        return cgroups.hasTeardownGroup();
+    }
+
     public NativePlan plan() {
         return plan;
     }

@@ -41,7 +41,8 @@ public final class LaunchEvidence {
         launch.disposition().ifPresent(d -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(),
                 ClaimTerm.OBSERVED, "the program ran inside the boundary and ended (" + describe(d) + ")"
                 + (launch.deadlineHit() ? "; wall-clock deadline reached, whole tree killed" : "")
-                + "; the launcher tore down every remaining process of the tree")));
+                + "; the launcher tore down every remaining process of the tree"
+                + (launch.teardownGroup() ? ", then the supervisor emptied the tree's cgroup (cgroup.kill)" : ""))));
         return out;
     }
 

@@ -106,6 +106,11 @@ class RefusalBeforeLaunchTest {
             assertFalse(ev.supportsPreventionClaim(d));
         }
         assertTrue(ev.records().stream().anyMatch(r -> r.kind() == EvidenceKind.EXERCISED && r.domain().isEmpty()));
+        if (h.backend.facts().root() && h.backend.facts().cgroups().killHome().isPresent()) {
+            // This host (root, a cgroup2 mount) lets the supervisor empty the tree's group at teardown.
+            assertTrue(ev.records().stream().anyMatch(r -> r.kind() == EvidenceKind.EXERCISED
+                    && r.detail().contains("cgroup.kill")), ev.records().toString());
+        }
         assertInstanceOf(String.class, h.backend.identity().provenance().sha256().orElseThrow());
         assertEquals("Apache-2.0", h.backend.identity().provenance().license());
     }
