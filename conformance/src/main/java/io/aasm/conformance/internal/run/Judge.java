@@ -43,7 +43,10 @@ final class Judge {
         if (h.effect().happened()) {
             Outcome o = claims ? Outcome.ESCAPED_UNDER_CLAIMED_PREVENTION
                     : Truth.saysUncovered(h.post(), d) ? Outcome.UNCOVERED_AND_TRUTHFUL : Outcome.ESCAPED;
-            return verdict(sc, backend, o, h.effect().evidence(), claim, claims);
+            List<String> limits = h.post().row(d).limitations();
+            String known = o == Outcome.ESCAPED_UNDER_CLAIMED_PREVENTION && !limits.isEmpty()
+                    ? " [the report's own limitations for " + d.token() + ": " + String.join("; ", limits) + "]" : "";
+            return verdict(sc, backend, o, h.effect().evidence() + known, claim, claims);
         }
         String denied = firstLine(h.diagnostics());
         if (h.effect().actionShown()) {
