@@ -23,6 +23,8 @@ def _cell(r, judged):
         return "n/a"
     if g in (rules.NOT_MEASURED, rules.UNSTABLE, rules.FAILED):
         why = next((w.get("reason", "") for w in r["workloads"] if w["grade"] == g), "")
+        if r.get("ungraded_value") is not None:
+            why = "ungraded %s; %s" % (_fmt(r["family"], r["ungraded_value"]), why)
         return "%s (%s)" % (g, why) if why else g
     v = _fmt(r["family"], r["value"])
     return ("%s %s" % (g, v)) if judged else v
@@ -54,7 +56,8 @@ def summary(res):
                  " | ".join(_cell(res["grades"][a]["families"][fam], judged) for a in arms_graded) + " |")
     if judged:
         L.append("| **verdict** | " + " | ".join("**%s**" % res["grades"][a]["verdict"] for a in arms_graded) + " |")
-    L += ["", "Ratios of P2-P5 and P7 are steady-state ratios (launch cost removed; P1 grades it). "
+    L += ["", "UNSTABLE cells show the ungraded point value for reading only; grey hatched bars in the charts. "
+          "Ratios of P2-P5 and P7 are steady-state ratios (launch cost removed; P1 grades it). "
           "Total ratios and raw medians are in results.json and below.", "",
           "## Medians per workload (ms; P6 row: MiB)", "",
           "| Workload | " + " | ".join(res["samples"].keys()) + " |", "|---|" + "---|" * len(res["samples"])]
@@ -125,18 +128,23 @@ def charts(res, out_dir, required):
     os.makedirs(out_dir, exist_ok=True)
     files = []
     for fam, (green, amber, kind) in rules.THRESHOLDS.items():
-        names, values, cols = [], [], []
+        names, values, cols, hatches = [], [], [], []
         for arm_id, g in res["grades"].items():
             r = g["families"][fam]
-            if r.get("value") is None:
+            v = r["value"] if r.get("value") is not None else r.get("ungraded_value")
+            if v is None:
                 continue
-            names.append(arm_id)
-            values.append(r["value"])
-            cols.append(COLOURS.get(r["grade"], "#9e9e9e") if res["judged"] else "#607d8b")
+            graded = r.get("value") is not None
+            names.append(arm_id if graded else arm_id + "\n(%s)" % r["grade"])
+            values.append(v)
+            cols.append(COLOURS.get(r["grade"], "#9e9e9e") if res["judged"] and graded else "#9e9e9e")
+            hatches.append("" if graded else "//")
         if not names:
             continue
         fig, ax = plt.subplots(figsize=(7, 3.6))
-        ax.bar(names, values, color=cols)
+        bars = ax.bar(names, values, color=cols)
+        for bar, h in zip(bars, hatches):
+            bar.set_hatch(h)
         ax.axhline(green, color=COLOURS["GREEN"], linestyle="--", linewidth=1, label="GREEN bound")
         ax.axhline(amber, color=COLOURS["AMBER"], linestyle="--", linewidth=1, label="AMBER bound")
         if kind == "ratio":
@@ -144,7 +152,9 @@ def charts(res, out_dir, required):
         unit = {"added_ms": "added ms vs unconfined", "added_mib": "added MiB vs unconfined"}.get(
             kind, "ratio vs unconfined")
         ax.set_ylabel(unit)
-        ax.set_title("%s %s%s" % (fam, rules.FAMILY_TITLES[fam], "" if res["judged"] else " (quick: not judged)"))
+        ax.set_title("%s %s%s" % (fam, rules.FAMILY_TITLES[fam], "" if res["judged"] else " (quick: not judged)"),
+                     fontsize=10)
+        ax.tick_params(axis="x", labelsize=8)
         for i, v in enumerate(values):
             ax.annotate(_fmt(fam, v), (i, v), ha="center", va="bottom", fontsize=8)
         ax.legend(fontsize=7, loc="upper left")

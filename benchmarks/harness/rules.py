@@ -98,6 +98,7 @@ def grade_workload(family, workload, arm, base, min_reps):
     if any(s["rc"] != 0 for s in a):
         rcs = sorted({s["rc"] for s in a if s["rc"] != 0})
         return {"workload": workload, "grade": FAILED, "reason": "arm samples exited %s" % rcs}
+    point = _point(family, workload, arm, base, metric)
     series = [("arm", a), ("baseline", b)]
     if family in STEADY_STATE:
         series += [("arm startup", arm.get("startup_nop") or []), ("baseline startup", base.get("startup_nop") or [])]
@@ -105,25 +106,32 @@ def grade_workload(family, workload, arm, base, min_reps):
         fam = "P1" if name.endswith("startup") else family
         ok, why = admissible(s, fam, min_reps, metric)
         if not ok:
-            return {"workload": workload, "grade": UNSTABLE, "reason": "%s: %s" % (name, why)}
+            # the point estimate is kept for people to read, but it is not a grade
+            return dict(point, value=None, ungraded_value=point.get("value"), grade=UNSTABLE,
+                        reason="%s: %s" % (name, why))
+    if point.get("value") is None:
+        return dict(point, grade=UNSTABLE, reason=point["reason"])
+    return dict(point, grade=colour(family, point["value"]), reason="graded")
+
+
+def _point(family, workload, arm, base, metric):
+    """Medians and the family's value (added quantity, steady-state ratio or plain ratio), ungraded."""
+    a, b = arm[workload], base[workload]
     ma = describe([s[metric] for s in a])["median"]
     mb = describe([s[metric] for s in b])["median"]
     out = {"workload": workload, "arm_median": ma, "baseline_median": mb}
-    kind = THRESHOLDS[family][2]
-    if kind != "ratio":
-        value = ma - mb
-    elif family in STEADY_STATE:
-        sa = ma - describe([s["wall_ms"] for s in arm["startup_nop"]])["median"]
-        sb = mb - describe([s["wall_ms"] for s in base["startup_nop"]])["median"]
-        out["total_ratio"] = ma / mb
-        if sb <= 0:
-            return dict(out, grade=UNSTABLE, reason="baseline steady-state time <= 0 ms (workload too small)")
-        value = max(sa, 0.0) / sb
-        out.update(arm_steady_ms=sa, baseline_steady_ms=sb)
-    else:
-        value = ma / mb
-    out.update(value=value, grade=colour(family, value), reason="graded")
-    return out
+    if THRESHOLDS[family][2] != "ratio":
+        return dict(out, value=ma - mb)
+    if family not in STEADY_STATE:
+        return dict(out, value=ma / mb)
+    if not arm.get("startup_nop") or not base.get("startup_nop"):
+        return dict(out, value=None, reason="no startup samples to remove the launch cost")
+    sa = ma - describe([s["wall_ms"] for s in arm["startup_nop"]])["median"]
+    sb = mb - describe([s["wall_ms"] for s in base["startup_nop"]])["median"]
+    out.update(total_ratio=ma / mb, arm_steady_ms=sa, baseline_steady_ms=sb)
+    if sb <= 0:
+        return dict(out, value=None, reason="baseline steady-state time <= 0 ms (workload too small)")
+    return dict(out, value=max(sa, 0.0) / sb)
 
 
 def grade_family(family, arm, base, min_reps):
@@ -133,7 +141,10 @@ def grade_family(family, arm, base, min_reps):
     for g in (FAILED, UNSTABLE, NOT_MEASURED):
         if g in grades:
             worst = next(p for p in parts if p["grade"] == g)
-            return {"family": family, "grade": g, "value": worst.get("value"), "workloads": parts}
+            seen = [p.get("value") if p.get("value") is not None else p.get("ungraded_value") for p in parts]
+            seen = [v for v in seen if v is not None]
+            return {"family": family, "grade": g, "value": None, "workloads": parts,
+                    "ungraded_value": max(seen) if seen and g == UNSTABLE else None}
     worst = max(parts, key=lambda p: (SEVERITY[p["grade"]], p["value"]))
     return {"family": family, "grade": worst["grade"], "value": worst["value"], "workloads": parts}
 

@@ -96,6 +96,15 @@ class GradingTest(unittest.TestCase):
         base["cpu_loop"] = series(1000, 0.8)
         self.assertEqual(rules.grade_family("P7", arm(10, cpu_loop=1000), base, 10)["grade"], rules.UNSTABLE)
 
+    def test_unstable_keeps_an_ungraded_point_value_only(self):
+        confined = arm(10)
+        confined["cpu_loop"] = series(2000, 0.8)
+        r = rules.grade_family("P7", confined, arm(10, cpu_loop=1000), 10)
+        self.assertEqual(r["grade"], rules.UNSTABLE)
+        self.assertIsNone(r["value"])
+        self.assertGreater(r["ungraded_value"], 1.2)
+        self.assertEqual(rules.arm_verdict({"P7": r["grade"]}), "INCONCLUSIVE")
+
     def test_unmeasurable_metric_is_not_measured(self):
         confined = arm(10)
         for s in confined["startup_nop"]:
