@@ -252,7 +252,9 @@ public final class NativeBackend implements IsolationBackend {
         CgroupPlacement cg = CgroupPlacement.none();
         MessageMapper.PreparedFiles files = MessageMapper.PreparedFiles.none();
         try {
-            cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), true);
+            // The teardown group only as real root: joining a cgroup2 group unprivileged depends on delegation
+            // rules a failed join would turn into a refused launch.
+            cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), LibC.INSTANCE.geteuid() == 0);
             files = MessageMapper.PreparedFiles.create(plan);
             var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
             return new Launch(plan, message, cg, files);
