@@ -21,6 +21,16 @@ final class Judge {
 
     static Verdict judge(Scenario sc, String backend, Staged staged, Trial hostile, ControlRun control)
             throws IOException, InterruptedException {
+        return judge(sc, backend, staged, hostile, control, false);
+    }
+
+    /**
+     * {@code worksUnconfined}: the same action escaped under {@code none} in this run, so a permission
+     * denial of its critical step on this backend is the backend's doing, not the host's (a host
+     * policy such as Yama's ptrace scope would deny it under {@code none} too).
+     */
+    static Verdict judge(Scenario sc, String backend, Staged staged, Trial hostile, ControlRun control,
+                         boolean worksUnconfined) throws IOException, InterruptedException {
         CapabilityDomain d = sc.domain();
         if (hostile instanceof Trial.Rejected r) {
             return verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario's policy was rejected: " + r.problems(), "-",
@@ -57,12 +67,12 @@ final class Judge {
             return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + " (" + denied + "); control ["
                     + staged.controlGrant() + "]: " + cr.effect().evidence(), claim, claims);
         }
-        if (c instanceof Trial.Ran cr && staged.denialSignature().isPresent()
+        if (c instanceof Trial.Ran cr && worksUnconfined && staged.denialSignature().isPresent()
                 && cr.diagnostics().contains(staged.denialSignature().get())
                 && h.diagnostics().contains(staged.denialSignature().get())) {
             return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + "; denied irrespective of the grant"
                     + " (control [" + staged.controlGrant() + "] also failed with '" + staged.denialSignature().get()
-                    + "')", claim, claims);
+                    + "'; the same action escaped under none on this host)", claim, claims);
         }
         String why = c instanceof Trial.Ran cr ? "control [" + staged.controlGrant() + "] had no effect either: "
                 + cr.effect().evidence() + " (" + firstLine(cr.diagnostics()) + ")"

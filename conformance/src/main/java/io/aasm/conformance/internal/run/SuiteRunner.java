@@ -14,8 +14,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -45,13 +47,23 @@ public final class SuiteRunner {
             throws IOException, InterruptedException {
         Instant start = Instant.now();
         List<Verdict> verdicts = new ArrayList<>();
+        // none first: which actions work on this host unconfined is evidence the other columns use
+        List<String> order = new ArrayList<>(backends);
+        if (order.remove(NONE)) {
+            order.add(0, NONE);
+        }
+        Set<String> worksUnconfined = new HashSet<>();
         try (Toolbox tools = Toolbox.create()) {
-            for (String backend : backends) {
+            for (String backend : order) {
                 Optional<String> unusable = unusable(backend);
                 for (Scenario sc : scenarios) {
                     Verdict v = unusable.isPresent()
                             ? Judge.verdict(sc, backend, Outcome.CANNOT_HOST, unusable.get(), "-", false)
-                            : one(tools, backend, sc);
+                            : one(tools, backend, sc, worksUnconfined.contains(sc.name()));
+                    if (backend.equals(NONE) && (v.outcome() == Outcome.ESCAPED
+                            || v.outcome() == Outcome.UNCOVERED_AND_TRUTHFUL)) {
+                        worksUnconfined.add(sc.name());
+                    }
                     verdicts.add(v);
                     progress.accept(v);
                 }
@@ -82,7 +94,8 @@ public final class SuiteRunner {
         return Optional.empty();
     }
 
-    private Verdict one(Toolbox tools, String backend, Scenario sc) throws InterruptedException {
+    private Verdict one(Toolbox tools, String backend, Scenario sc, boolean worksUnconfined)
+            throws InterruptedException {
         Bench bench;
         try {
             bench = tools.bench(sc.name() + "." + backend);
@@ -102,7 +115,7 @@ public final class SuiteRunner {
             return Judge.judge(sc, backend, st, hostile, () -> {
                 st.reset().run();
                 return launcher.run(backend, bench, st.controlPolicy(), st);
-            });
+            }, worksUnconfined);
         } catch (IOException | RuntimeException e) {
             return Judge.verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario failed to run: " + e, "-", false);
         } finally {

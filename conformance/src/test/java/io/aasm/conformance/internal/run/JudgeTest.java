@@ -63,10 +63,13 @@ class JudgeTest {
     void aDenialSignatureInBothRunsAttributesTheDenial() throws Exception {
         Optional<String> sig = Optional.of("ptrace attach: errno=EPERM");
         Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "ptrace attach: errno=EPERM (x)");
-        assertEquals(Outcome.PREVENTED, judge(hostile, ran(Reports.prevention(), Effect.absent("none"),
-                "ptrace attach: errno=EPERM (x)"), sig).outcome());
-        assertEquals(Outcome.INCONCLUSIVE_CONTROL, judge(hostile, ran(Reports.prevention(), Effect.absent("none"),
-                "peek: errno=ENOENT"), sig).outcome(), "a broken action is never a denial");
+        Trial denied = ran(Reports.prevention(), Effect.absent("none"), "ptrace attach: errno=EPERM (x)");
+        assertEquals(Outcome.PREVENTED, Judge.judge(SC, "x", staged(sig), hostile, () -> denied, true).outcome());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", staged(sig), hostile, () -> denied, false)
+                .outcome(), "without an escape under none the host itself may be what denies");
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", staged(sig), hostile, () -> ran(
+                Reports.prevention(), Effect.absent("none"), "peek: errno=ENOENT"), true).outcome(),
+                "a broken action is never a denial");
     }
 
     @Test
