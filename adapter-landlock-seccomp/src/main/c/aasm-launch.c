@@ -605,8 +605,12 @@ static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
     return EXIT_LAUNCHER_ERROR;
 }
 
+extern char **environ;
+
 int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t_start);
+    /* The launcher's own environment is never passed on; wipe it so no copy of it lingers. */
+    for (char **e = environ; e && *e; e++) memset(*e, 0, strlen(*e));
     signal(SIGPIPE, SIG_IGN);
     take_inventory();
     if (argc != 2) refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write>");
@@ -633,6 +637,10 @@ int main(int argc, char **argv) {
         if (P.has_signals && (P.sig_mask & (1ULL << s))) { sigaddset(&block, s); signal(s, noop); }
     sigprocmask(SIG_BLOCK, &block, NULL);
 
+    /* The launcher and init stay outside the boundary, next to the program: make them non-dumpable so the
+     * program (same uid) can neither ptrace them nor read their /proc files; the program's execve resets it.
+     * Not earlier: a non-dumpable process cannot write its own uid_map/gid_map when unprivileged. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     int ep[2], rp[2], lp[2];
     if (pipe2(ep, O_CLOEXEC) < 0 || pipe2(rp, O_CLOEXEC) < 0 || pipe2(lp, O_CLOEXEC) < 0)
         refuse("internal", "pipe: %s", strerror(errno));

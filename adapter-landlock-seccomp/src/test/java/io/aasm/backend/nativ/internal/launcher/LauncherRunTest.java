@@ -119,6 +119,20 @@ class LauncherRunTest {
     }
 
     @Test
+    void theProgramCannotReadOrTraceTheLauncherNextToIt() throws IOException {
+        Path out = dir.resolve("peek.txt");
+        // In the pid namespace, pid 1 is the launcher's init, outside every restriction but the namespaces.
+        String script = "/bin/sh -c 'cat /proc/1/environ > " + out + " 2>&1; echo rc=$? >> " + out
+                + "; cat /proc/self/environ > /dev/null; echo self=$? >> " + out + "'";
+        LauncherFixture.Result r = LauncherFixture.run(LauncherFixture.sh(script).namespaces(ALL_NS).userMap(0, 0, 0, 0)
+                .mountProc().env("SECRET_FOR_PROGRAM", "x").build(), dir);
+        assertEquals(new ExitOutcome.Exited(0), r.exit(), r.toString());
+        List<String> lines = Files.readAllLines(out);
+        assertTrue(lines.get(0).contains("Permission denied"), lines.toString());
+        assertEquals(List.of("rc=1", "self=0"), lines.subList(1, 3), "control: the program reads its own environ");
+    }
+
+    @Test
     void networkNamespaceHasOnlyLoopbackAndItIsUp() throws IOException {
         Path out = dir.resolve("net.txt");
         String py = "import socket; s=socket.socket(); s.bind((\\\"127.0.0.1\\\",0)); s.listen(); "
