@@ -34,6 +34,7 @@ class ConformanceSuiteTest {
     static final int MIN_ESCAPES_UNDER_NONE = 40;
 
     static List<Scenario> scenarios;
+    static int minEscapes;
     static List<String> backends;
     static SuiteResult result;
     static final Map<String, String> unconstructible = new TreeMap<>();
@@ -57,7 +58,11 @@ class ConformanceSuiteTest {
                 backends.add(SuiteRunner.NONE); // the evidence of what works unconfined here
             }
         }
-        scenarios = Catalogue.all();
+        // -Daasm.conformance.scenarios=proc-,ipc- runs a subset (for working on scenarios)
+        String subset = System.getProperty("aasm.conformance.scenarios", "");
+        scenarios = Catalogue.all().stream().filter(s -> subset.isBlank()
+                || List.of(subset.split(",")).stream().anyMatch(p -> s.name().startsWith(p))).toList();
+        minEscapes = subset.isBlank() ? MIN_ESCAPES_UNDER_NONE : 0;
         long[] last = {System.nanoTime()};
         result = new SuiteRunner(kernel).run(backends, scenarios, v -> {
             long now = System.nanoTime();
@@ -82,7 +87,7 @@ class ConformanceSuiteTest {
         var none = result.counts(SuiteRunner.NONE);
         assertEquals(0, none.get(Outcome.PREVENTED), "none prevented something: that scenario cannot tell");
         int escaped = none.get(Outcome.ESCAPED) + none.get(Outcome.UNCOVERED_AND_TRUTHFUL);
-        assertTrue(escaped >= MIN_ESCAPES_UNDER_NONE, "only " + escaped + " scenarios escaped under none");
+        assertTrue(escaped >= minEscapes, "only " + escaped + " scenarios escaped under none");
         assertHolds(SuiteRunner.NONE);
     }
 

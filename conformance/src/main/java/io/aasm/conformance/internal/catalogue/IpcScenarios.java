@@ -67,7 +67,7 @@ final class IpcScenarios {
                     Staged.Observation effect = () -> {
                         boolean dead;
                         try {
-                            dead = victim.waitFor(1, TimeUnit.SECONDS);
+                            dead = victim.waitFor(2, TimeUnit.SECONDS);
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                             dead = !victim.isAlive();

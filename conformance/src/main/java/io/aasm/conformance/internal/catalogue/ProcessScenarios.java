@@ -26,19 +26,23 @@ final class ProcessScenarios {
     static List<Scenario> all() {
         return List.of(forkBomb(),
                 daemon("proc-setsid-daemon", "start a setsid daemon and exit",
-                        (loop, b) -> "setsid sh -c '" + loop + "' " + b.token() + " &\nsleep 0.6"),
+                        (loop, b) -> "setsid sh -c '" + loop + "' " + b.token() + " &\n" + until(beat(b))),
                 daemon("proc-double-fork-daemon", "double-fork an orphan that the launch's parent no longer sees",
-                        (loop, b) -> "( sh -c '" + loop + "' " + b.token() + " & )\nsleep 0.6"),
+                        (loop, b) -> "( sh -c '" + loop + "' " + b.token() + " & )\n" + until(beat(b))),
                 daemon("proc-daemon-ignoring-sigterm", "start a setsid daemon that ignores TERM, HUP and INT",
-                        (loop, b) -> "setsid sh -c 'trap \"\" TERM HUP INT; " + loop + "' " + b.token() + " &\nsleep 0.6"));
+                        (loop, b) -> "setsid sh -c 'trap \"\" TERM HUP INT; " + loop + "' " + b.token() + " &\n"
+                                + until(beat(b))));
     }
 
     private static Scenario forkBomb() {
         String name = "proc-fork-bomb-ceiling";
         return new Scenario(name, CapabilityDomain.PROCESS_CREATION,
                 "spawn " + SPAWN + " concurrent processes under a ceiling of " + CEILING, b -> {
-                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; sleep 1 ) & "
-                            + "i=$((i+1)); done\nwait";
+                    // every child stays until all were spawned, so a slow host cannot turn a ceiling on
+                    // concurrent processes into a count of sequential ones
+                    String release = b.out() + "/release";
+                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; " + until(release)
+                            + " ) & i=$((i+1)); done\n: > " + release + "\nwait";
                     Staged.Observation effect = () -> {
                         long n;
                         try (var s = Files.list(b.out())) {
@@ -54,13 +58,26 @@ final class ProcessScenarios {
                 });
     }
 
+    /** A bounded wait (10 s) for a file to appear: the script goes on as soon as it exists. */
+    static String until(Path file) {
+        return "n=0; while [ ! -s " + file + " ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done";
+    }
+
+    static String until(String file) {
+        return "n=0; while [ ! -e " + file + " ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done";
+    }
+
+    private static Path beat(Bench b) {
+        return b.out().resolve("alive");
+    }
+
     private interface Spawner {
         String script(String loop, Bench b);
     }
 
     private static Scenario daemon(String name, String summary, Spawner spawner) {
         return new Scenario(name, CapabilityDomain.PROCESS_CREATION, summary, b -> {
-            Path beat = b.out().resolve("alive");
+            Path beat = beat(b);
             String loop = "while :; do echo x >> " + beat + "; sleep 0.2; done";
             Staged.Observation effect = () -> {
                 List<ProcessHandle> alive = Outside.carrying(b.token());
