@@ -179,8 +179,14 @@ public final class Routes {
         List<String> parts = new ArrayList<>();
         if (!granted.contains(IpcChannel.ABSTRACT_UNIX) || !granted.contains(IpcChannel.SIGNAL)) {
             needs.add(Need.LANDLOCK_SCOPE);
-            parts.add("landlock scoping of " + (granted.contains(IpcChannel.ABSTRACT_UNIX) ? "" : "abstract unix sockets ")
-                    + (granted.contains(IpcChannel.SIGNAL) ? "" : "signals"));
+            List<String> scoped = new ArrayList<>();
+            if (!granted.contains(IpcChannel.ABSTRACT_UNIX)) {
+                scoped.add("abstract unix sockets");
+            }
+            if (!granted.contains(IpcChannel.SIGNAL)) {
+                scoped.add("signals");
+            }
+            parts.add("landlock scoping of " + String.join(" and ", scoped) + " to the tree");
         }
         if (!granted.contains(IpcChannel.SYSV)) {
             needs.add(Need.NAMESPACES);
