@@ -133,8 +133,9 @@ static void open_channel(const char *spec) {
         if (fcntl(r, F_GETFD) < 0 || fcntl(w, F_GETFD) < 0) refuse("channel", "descriptor not open in %s", spec);
         fcntl(r, F_SETFD, FD_CLOEXEC);
         fcntl(w, F_SETFD, FD_CLOEXEC);
+        /* Only a pipe, FIFO or socket signals the supervisor's death by end of file. */
         struct stat st;
-        if (fstat(r, &st) == 0 && S_ISREG(st.st_mode)) lifeline_capable = 0;
+        if (fstat(r, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) lifeline_capable = 0;
         plan_fd = r;
         status_fd = w;
     } else {

@@ -37,6 +37,20 @@ class LauncherRunTest {
     }
 
     @Test
+    void runsWithoutAJvmFromAShellWithFileDescriptors() throws Exception {
+        // fd mode: any supervisor can drive the launcher; a regular-file plan gives no lifeline.
+        Path plan = Files.write(dir.resolve("plan.bin"), PlanEncoder.encode(LauncherFixture.sh("exit 7").build()));
+        Path status = dir.resolve("status.txt");
+        Process p = new ProcessBuilder("/bin/sh", "-c", "exec \"$0\" fd:3,4 3<\"$1\" 4>\"$2\"",
+                LauncherFixture.binary().path().toString(), plan.toString(), status.toString()).inheritIO().start();
+        assertEquals(7, p.waitFor());
+        List<String> lines = Files.readAllLines(status);
+        assertEquals(3, lines.size(), lines.toString());
+        assertTrue(lines.get(1).startsWith("started:"), lines.toString());
+        assertEquals("exit:code:7", lines.get(2));
+    }
+
+    @Test
     void passesExitCodeThrough() throws IOException {
         LauncherFixture.Result r = LauncherFixture.run(LauncherFixture.sh("/bin/sh -c 'exit 7'; exit $?").build(), dir);
         assertEquals(new ExitOutcome.Exited(7), r.exit(), r.toString());
