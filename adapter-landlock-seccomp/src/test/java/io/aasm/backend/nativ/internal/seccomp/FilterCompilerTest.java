@@ -75,6 +75,21 @@ class FilterCompilerTest {
     }
 
     @Test
+    void x86ProgramChecksTheArchitectureAndRejectsX32Numbers() {
+        Assumptions.assumeTrue(System.getProperty("os.arch").equals("amd64"),
+                "environment cannot host this check: not an x86_64 JVM");
+        byte[] b = program(deny(List.of("ptrace"))).bytes();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.util.List<Long> ks = new java.util.ArrayList<>();
+        for (int i = 0; i < b.length; i += 8) {
+            ks.add(Integer.toUnsignedLong(buf.getInt(i + 4)));
+        }
+        assertTrue(ks.contains(0xc000003eL), "AUDIT_ARCH_X86_64 check");
+        assertTrue(ks.contains(0x40000000L), "x32 syscall bit check");
+        assertTrue(ks.contains(0x80000000L), "KILL_PROCESS for a foreign ABI");
+    }
+
+    @Test
     void resolvesKnownNames() {
         assertTrue(compiler.resolve("openat").isPresent());
         assertTrue(compiler.resolve("definitely_not").isEmpty());
