@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /**
  * A launch without a boundary: the JVM starts the program with the caller's environment and
- * stdio. On Linux the JVM already reports a signalled child as 128+N, which is exactly the shell
+ * stdio (inherited, or the descriptors a resident-kernel client passed). On Linux the JVM already reports a signalled child as 128+N, which is exactly the shell
  * status we pass on, so the disposition is kept as that status.
  */
 public final class UnconfinedSession implements LaunchSession {
@@ -35,15 +35,16 @@ public final class UnconfinedSession implements LaunchSession {
 
     public static UnconfinedSession start(ExecutionSpec spec, IsolationReport pre, PostRunReports postRun)
             throws LaunchException {
-        if (!(spec.stdio() instanceof Stdio.Inherit)) {
-            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR,
-                    "an unconfined launch can only inherit the caller's stdio; descriptors held for a remote caller"
-                            + " cannot be handed over");
-        }
         List<String> command = new ArrayList<>();
         command.add(spec.program());
         command.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(command).directory(new File(spec.workingDirectory())).inheritIO();
+        if (spec.stdio() instanceof Stdio.Descriptors d) {
+            // descriptors a remote caller (the resident kernel's client) passed: reopen its own tty/pipe/file;
+            // output in append mode so a file is never truncated (a socket cannot be reopened: see docs/resident.md)
+            pb.redirectInput(fd(d.stdin())).redirectOutput(ProcessBuilder.Redirect.appendTo(fd(d.stdout())))
+                    .redirectError(ProcessBuilder.Redirect.appendTo(fd(d.stderr())));
+        }
         pb.environment().clear();
         pb.environment().putAll(spec.environment());
         try {
@@ -51,6 +52,10 @@ public final class UnconfinedSession implements LaunchSession {
         } catch (IOException e) {
             throw new LaunchException(kindOf(e), spec.program() + ": " + e.getMessage(), e);
         }
+    }
+
+    private static File fd(int fd) {
+        return new File("/proc/self/fd/" + fd);
     }
 
     /** The JVM only reports errno in the message ("error=2, No such file or directory"). */
