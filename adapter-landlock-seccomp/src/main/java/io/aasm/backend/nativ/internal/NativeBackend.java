@@ -240,10 +240,6 @@ public final class NativeBackend implements IsolationBackend {
         if (unavailable().isPresent()) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, unavailable().get());
         }
-        if (!(spec.stdio() instanceof Stdio.Inherit)) {
-            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR,
-                    "aasm-native cannot hand supervisor-held descriptors to the program yet (Stdio.Descriptors)");
-        }
         Lowering l = lowerer.lower(spec, reqs);
         if (l instanceof Lowering.Refused r) {
             throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, r.domain().token() + ": " + r.detail());
@@ -271,7 +267,7 @@ public final class NativeBackend implements IsolationBackend {
         if (launch == null) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "unknown or already spawned preparation " + p.token());
         }
-        return new ExecutionHandle(ID, start(launch, LaunchOptions.inherit()));
+        return new ExecutionHandle(ID, start(launch, LaunchOptions.of(p.plan().spec().stdio())));
     }
 
     private String start(Launch launch, LaunchOptions options) throws LaunchException {

@@ -1,5 +1,7 @@
 package io.aasm.backend.nativ.internal.launcher;
 
+import io.aasm.ports.backend.Stdio;
+import java.io.File;
 import java.lang.ProcessBuilder.Redirect;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +28,24 @@ public record LaunchOptions(Redirect stdin, Redirect stdout, Redirect stderr, Li
     public static LaunchOptions inherit() {
         return new LaunchOptions(Redirect.INHERIT, Redirect.INHERIT, Redirect.INHERIT, List.of(), Optional.empty(),
                 Duration.ofSeconds(10));
+    }
+
+    /**
+     * The program's stdio as the request states it. Descriptors held for a remote caller (the resident
+     * kernel's client) are reopened through /proc/self/fd: a tty, pipe, FIFO or file gives the program
+     * the caller's own stream (output in append mode, so nothing is truncated). A socket cannot be
+     * reopened; the resident client relays sockets through pipes before sending them.
+     */
+    public static LaunchOptions of(Stdio stdio) {
+        if (stdio instanceof Stdio.Descriptors d) {
+            return inherit().withStdio(Redirect.from(fd(d.stdin())), Redirect.appendTo(fd(d.stdout())),
+                    Redirect.appendTo(fd(d.stderr())));
+        }
+        return inherit();
+    }
+
+    private static File fd(int fd) {
+        return new File("/proc/self/fd/" + fd);
     }
 
     public LaunchOptions withStdio(Redirect in, Redirect out, Redirect err) {
