@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
+import io.aasm.cli.launcher.resident.DaemonControl;
+import io.aasm.cli.launcher.resident.Resident;
+import io.aasm.cli.launcher.resident.ResidentPath;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
@@ -34,6 +37,8 @@ import org.osgi.util.tracker.ServiceTracker;
 public final class Main {
     static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
     private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.", "org.apache.felix.fileinstall");
+    // the resident kernel keeps FileInstall (hot deploy) but has no console
+    private static final List<String> DAEMON_EXCLUDED = List.of("org.apache.felix.gogo.shell");
     private static final int FAILED_BEFORE_START = 125;
 
     private Main() {
@@ -45,7 +50,14 @@ public final class Main {
         PrintStream out = System.out;
         PrintStream err = System.err;
         InputStream in = System.in;
+        if (args.length >= 1 && args[0].equals("daemon") && !DaemonControl.isRun(args)) {
+            // start/stop/status only talk to the resident kernel's socket: no framework needed
+            int code = DaemonControl.control(args, out, err);
+            out.flush();
+            System.exit(code);
+        }
         boolean shell = args.length == 1 && args[0].equals("shell");
+        boolean daemon = DaemonControl.isRun(args);
         boolean verbose = System.getenv("AASM_DEBUG") != null;
         int rc = FAILED_BEFORE_START;
         Framework fw = null;
@@ -54,16 +66,21 @@ public final class Main {
         try {
             Path home = home();
             String version = System.getProperty("aasm.version", Main.class.getPackage().getImplementationVersion());
-            lease = CacheLease.acquire(cacheRoot(), "felix-" + version + (shell ? "-shell-" : "-cli-")
+            lease = CacheLease.acquire(cacheRoot(), "felix-" + version + (shell ? "-shell-" : daemon ? "-daemon-" : "-cli-")
                     + Integer.toHexString(home.toString().hashCode()));
             Map<String, Object> config = config(home, version, lease, shell, logger);
+            if (daemon) {
+                Path sock = ResidentPath.socket();
+                ResidentPath.prepareDirectory(sock);
+                config.put("aasm.resident.socket", sock.toString());
+            }
             @SuppressWarnings({"unchecked", "rawtypes"})
             Map<String, String> raw = (Map) config;
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
             fw.init();
             Timing.mark("framework init");
-            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : SHELL_ONLY);
-            if (!shell) {
+            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : daemon ? DAEMON_EXCLUDED : SHELL_ONLY);
+            if (!shell && !daemon) {
                 // The one-shot CLI installs deploy/ itself, synchronously, so every run sees the same set.
                 set.addFolder(home.resolve("deploy"), List.of());
             }
@@ -78,6 +95,8 @@ public final class Main {
             if (shell) {
                 fw.waitForStop(0);
                 rc = 0;
+            } else if (daemon) {
+                rc = Resident.serve(fw, err);
             } else {
                 rc = runHeadless(fw.getBundleContext(), args, in, out, err, logger);
             }

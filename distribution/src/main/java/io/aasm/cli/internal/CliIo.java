@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.backend.Stdio;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -15,11 +16,18 @@ import java.util.function.IntConsumer;
  * Everything one command invocation talks to, whichever face called it: streams, the caller's
  * environment and working directory, the distribution home (for the default policy), and the signal
  * hand-off of the headless launcher ({@code firstSignal} set by a handler before launch,
- * {@code onSignal} installed by the command once a program runs).
+ * {@code onSignal} installed by the command once a program runs), and where the program's stdio goes
+ * (inherited, or the client's descriptors held by the resident kernel).
  */
 record CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd,
              Optional<Path> home, String version, AtomicInteger firstSignal,
-             AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors) {
+             AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors, Stdio stdio) {
+
+    /** The program inherits this process's own stdio (cold CLI, Gogo). */
+    CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd, Optional<Path> home,
+          String version, AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors) {
+        this(in, out, err, env, cwd, home, version, firstSignal, onSignal, frameworkErrors, new Stdio.Inherit());
+    }
 
     CliIo {
         Objects.requireNonNull(in);
@@ -32,6 +40,7 @@ record CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, Strin
         Objects.requireNonNull(firstSignal);
         Objects.requireNonNull(onSignal);
         frameworkErrors = List.copyOf(frameworkErrors);
+        Objects.requireNonNull(stdio);
     }
 
     /** The default policy shipped in {@code conf/}, when this invocation knows the distribution home. */

@@ -4,7 +4,6 @@ import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
@@ -39,7 +38,7 @@ final class ExecRun {
         IsolationKernel kernel = inv.kernel();
         LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
-                new Stdio.Inherit());
+                io.stdio());
         LaunchDecision decision = kernel.decide(request);
         if (decision instanceof LaunchDecision.PolicyRejected rejected) {
             return policyRejected(rejected);

@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.kernel.IsolationKernel;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -53,7 +54,8 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
         CliIo io = new CliIo((InputStream) call.get("in"), (PrintStream) call.get("out"), (PrintStream) call.get("err"),
                 (Map<String, String>) call.get("env"), (String) call.get("cwd"), home, version,
                 (AtomicInteger) call.get("firstSignal"), (AtomicReference<IntConsumer>) call.get("onSignal"),
-                (List<String>) call.getOrDefault("frameworkErrors", List.of()));
+                (List<String>) call.getOrDefault("frameworkErrors", List.of()),
+                (Stdio) call.getOrDefault("stdio", new Stdio.Inherit()));
         return AasmCli.execute((String[]) call.get("args"), new Invocation(io, gate, kernelTimeout));
     }
 }

@@ -1,0 +1,50 @@
+package io.aasm.cli.internal.resident;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+
+/**
+ * The few socket calls the JDK does not offer for Unix sockets: peer credentials (SO_PEERCRED) and
+ * descriptor passing (SCM_RIGHTS). Structures are laid out by hand (LP64: x86_64 and aarch64 alike).
+ */
+interface Libc extends Library {
+    Libc C = Native.load("c", Libc.class);
+
+    int AF_UNIX = 1;
+    int SOCK_STREAM = 1;
+    int SOCK_CLOEXEC = 0x80000;
+    int SOL_SOCKET = 1;
+    int SO_PEERCRED = 17;
+    int SCM_RIGHTS = 1;
+    int MSG_CMSG_CLOEXEC = 0x40000000;
+    int SHUT_RDWR = 2;
+    int EINTR = 4;
+
+    int socket(int domain, int type, int protocol);
+
+    int bind(int fd, Pointer addr, int len);
+
+    int listen(int fd, int backlog);
+
+    int accept4(int fd, Pointer addr, Pointer len, int flags);
+
+    int getsockopt(int fd, int level, int name, Pointer value, IntByReference len);
+
+    long recvmsg(int fd, Pointer msghdr, int flags);
+
+    long read(int fd, byte[] buf, long count);
+
+    long write(int fd, byte[] buf, long count);
+
+    int shutdown(int fd, int how);
+
+    int close(int fd);
+
+    int chmod(String path, int mode);
+
+    int geteuid();
+
+    int getpid();
+}

@@ -1,0 +1,162 @@
+package io.aasm.cli.internal.resident;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The resident kernel's socket. Active only in a framework started by {@code aasm daemon run} (framework
+ * property {@code aasm.resident.socket}); every other face leaves it idle. Serves each connection on its
+ * own thread of a cached pool, so a slow or hung client never holds up another.
+ *
+ * <p>Start-up order matters for safety: the lock file next to the socket is taken first (one kernel per
+ * socket), then a socket file nobody listens on is removed as stale, then the new socket is bound and
+ * made 0600 before it listens.
+ */
+@Component(immediate = true)
+public final class ResidentServer implements Connection.Server {
+    static final String SOCKET_PROPERTY = "aasm.resident.socket";
+
+    private final ToIntFunction<Map<String, Object>> entry;
+    private final BundleContext ctx;
+    private final String path;
+    private final int uid = Libc.C.geteuid();
+    private final Instant started = Instant.now();
+    private final AtomicLong served = new AtomicLong();
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "aasm-resident-connection");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile int listener = -1;
+    private FileChannel lockChannel;
+    private FileLock lock;
+
+    @Activate
+    public ResidentServer(BundleContext ctx,
+            @Reference(target = "(aasm.cli.entry=headless)") ToIntFunction<Map<String, Object>> entry) throws IOException {
+        this.ctx = ctx;
+        this.entry = entry;
+        this.path = ctx.getProperty(SOCKET_PROPERTY);
+        if (path != null) {
+            open();
+        }
+    }
+
+    private void open() throws IOException {
+        Path sock = Path.of(path);
+        lockChannel = FileChannel.open(Path.of(path + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        lock = lockChannel.tryLock();
+        if (lock == null) {
+            lockChannel.close();
+            throw new IOException("another resident kernel holds " + path + ".lock");
+        }
+        if (Files.exists(sock)) {
+            // we hold the lock, so whoever bound this socket is gone: it is stale
+            Files.delete(sock);
+            log("replaced a stale socket at " + path);
+        }
+        listener = UnixSockets.listen(path);
+        Thread acceptor = new Thread(this::acceptLoop, "aasm-resident-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        log("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
+    }
+
+    private void acceptLoop() {
+        for (;;) {
+            int l = listener;
+            int fd = l < 0 ? -1 : UnixSockets.accept(l);
+            if (fd < 0) {
+                return;
+            }
+            served.incrementAndGet();
+            try {
+                pool.execute(new Connection(fd, this, pool));
+            } catch (RuntimeException e) {
+                UnixSockets.closeQuietly(fd);
+            }
+        }
+    }
+
+    @Deactivate
+    void close() {
+        int l = listener;
+        listener = -1;
+        if (l >= 0) {
+            Libc.C.shutdown(l, Libc.SHUT_RDWR); // wakes the blocked accept
+            Libc.C.close(l);
+            try {
+                Files.deleteIfExists(Path.of(path));
+            } catch (IOException e) {
+                // left behind: the next start sees it as stale and replaces it
+            }
+        }
+        pool.shutdownNow();
+        try {
+            if (lock != null) {
+                lock.release();
+            }
+            if (lockChannel != null) {
+                lockChannel.close();
+            }
+        } catch (IOException e) {
+            // released by the process's end anyway
+        }
+    }
+
+    @Override
+    public int uid() {
+        return uid;
+    }
+
+    @Override
+    public String socketPath() {
+        return path;
+    }
+
+    @Override
+    public ToIntFunction<Map<String, Object>> entry() {
+        return entry;
+    }
+
+    @Override
+    public String status() {
+        long up = Duration.between(started, Instant.now()).toSeconds();
+        return "running pid=" + Libc.C.getpid() + " uptime=" + up + "s connections=" + served.get() + " socket=" + path;
+    }
+
+    @Override
+    public void stopSoon() {
+        Thread t = new Thread(() -> {
+            try {
+                ctx.getBundle(0).stop();
+            } catch (BundleException | IllegalStateException e) {
+                log("stop failed: " + e);
+            }
+        }, "aasm-resident-stop");
+        t.start();
+    }
+
+    private static void log(String msg) {
+        PrintStream err = System.err;
+        err.println("aasm daemon: " + msg);
+    }
+}
