@@ -2,6 +2,7 @@ package io.aasm.conformance.internal.catalogue;
 
 import io.aasm.conformance.internal.fixture.Bench;
 import io.aasm.conformance.internal.fixture.Trees;
+import io.aasm.conformance.internal.fixture.Yaml;
 import io.aasm.ports.capability.CapabilityDomain;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,8 +34,10 @@ final class ResourceScenarios {
         String script(Bench b, Path loot);
     }
 
+    /** CPU seconds are wall-clock seconds only on an idle host: the CPU scenario gets a generous deadline. */
     private static String limits(String ceiling) {
-        return "resources: {" + ceiling + (ceiling.startsWith("wall_clock") ? "" : ", wall_clock_seconds: 20") + "}";
+        String wall = ceiling.startsWith("cpu_seconds") ? "60" : Integer.toString(Yaml.WALL_CLOCK_SECONDS);
+        return "resources: {" + ceiling + (ceiling.startsWith("wall_clock") ? "" : ", wall_clock_seconds: " + wall) + "}";
     }
 
     private static Scenario marker(String name, String summary, String hostile, String control, Action action,

@@ -5,7 +5,6 @@ import io.aasm.conformance.internal.catalogue.Staged;
 import io.aasm.conformance.internal.fixture.Bench;
 import io.aasm.conformance.internal.fixture.Outside;
 import io.aasm.conformance.internal.fixture.Trees;
-import io.aasm.conformance.internal.fixture.Yaml;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
@@ -34,8 +33,8 @@ import java.util.stream.Collectors;
  * action script: the actor is a grandchild. The action's own output goes to out/diag.
  */
 final class Launcher {
-    /** Beyond the policies' own wall-clock ceiling: the suite's last resort against a hung launch. */
-    static final long WATCHDOG_MILLIS = (Yaml.WALL_CLOCK_SECONDS + 10) * 1000L;
+    /** Beyond every policy's own wall-clock ceiling (60 s at most): the last resort against a hung launch. */
+    static final long WATCHDOG_MILLIS = 75_000L;
 
     private final IsolationKernel kernel;
 
