@@ -9,11 +9,13 @@
  *
  * Wire format (version 1), all integers big-endian:
  *   request  "AASM" kind:u8 len:u32 payload     kind 'R' run | 'Q' status | 'T' stop
- *            payload of 'R': NUL-terminated strings "1", cwd, argc, argv..., envc, env...
+ *            payload of 'R': NUL-terminated strings "1", home, cwd, argc, argv..., envc, env...
+ *            (home: the installation this client belongs to; a kernel of another one answers 'F')
  *   client   'S' signo:u8                       a signal the client received
  *   kernel   'X' status:i32                     the command's exit status (last frame)
  *            'E' len:u32 text                   refused (exit 125)
  *            'I' len:u32 text                   answer to 'Q'/'T'
+ *            'F' len:u32 text                   not mine to serve: run cold (text says why)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -266,7 +268,14 @@ static void send_request(int sock, char **argv, int argc, const int fds[3]) {
     if (!getcwd(cwd, sizeof cwd)) {
         die("getcwd");
     }
+    char home[PATH_MAX];
+    self_dir(home, sizeof home);
+    char *slash = strrchr(home, '/'); /* bin/ -> the installation */
+    if (slash && slash != home) {
+        *slash = 0;
+    }
     put_str(&buf, &len, &cap, "1");
+    put_str(&buf, &len, &cap, home);
     put_str(&buf, &len, &cap, cwd);
     snprintf(num, sizeof num, "%d", argc - 1);
     put_str(&buf, &len, &cap, num);
@@ -321,6 +330,8 @@ static void on_signal(int sig) {
     errno = saved;
 }
 
+#define RUN_COLD (-1)
+
 static int serve(int sock) {
     struct pollfd p[2] = {{.fd = sock, .events = POLLIN}, {.fd = sigpipe_fds[0], .events = POLLIN}};
     for (;;) {
@@ -354,7 +365,7 @@ static int serve(int sock) {
             if (kind == 'X') {
                 return (int) v;
             }
-            if (kind == 'E' || kind == 'I') {
+            if (kind == 'E' || kind == 'I' || kind == 'F') {
                 char *text = malloc((size_t) v + 1);
                 if (!text || v > MAX_PAYLOAD || read_full(sock, text, v) < 0) {
                     fprintf(stderr, "aasm: truncated frame from the resident kernel\n");
@@ -362,6 +373,9 @@ static int serve(int sock) {
                 }
                 text[v] = 0;
                 fprintf(stderr, "%s\n", text);
+                if (kind == 'F') {
+                    return RUN_COLD;
+                }
                 return kind == 'E' ? FAILED_BEFORE_START : 0;
             }
             fprintf(stderr, "aasm: unknown frame 0x%02x from the resident kernel\n", kind);
@@ -408,6 +422,9 @@ int main(int argc, char **argv) {
     }
     int status = serve(sock);
     close(sock);
+    if (status == RUN_COLD) {
+        run_cold(argv); /* nothing ran: the descriptors were never used */
+    }
     for (int i = 1; i < 3; i++) {
         if (rel[i].active) {
             pthread_join(rel[i].thread, NULL); /* drain what the program wrote */

@@ -45,6 +45,9 @@ final class Connection implements Runnable {
 
         String socketPath();
 
+        /** The installation this kernel was started from ({@code aasm.home}), if known. */
+        String home();
+
         ToIntFunction<Map<String, Object>> entry();
 
         String status();
@@ -120,6 +123,12 @@ final class Connection implements Runnable {
             req = Request.parse(payload);
         } catch (IllegalArgumentException e) {
             frame('E', "aasm: malformed client request: " + e.getMessage() + "; nothing was launched");
+            return;
+        }
+        if (server.home() != null && !server.home().equals(req.home())) {
+            // another installation's client: its bundles and conf/ are not what this kernel runs
+            frame('F', "aasm: the resident kernel at " + server.socketPath() + " serves " + server.home()
+                    + ", not " + req.home() + "; running cold");
             return;
         }
         AtomicInteger firstSignal = new AtomicInteger();

@@ -8,13 +8,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One {@code R} request of the client (wire version 1): NUL-terminated strings "1", cwd, argc,
- * argv..., envc, env... The environment is the caller's, never the kernel's.
+ * One {@code R} request of the client (wire version 1): NUL-terminated strings "1", home, cwd, argc,
+ * argv..., envc, env... {@code home} is the installation the client belongs to. The environment is
+ * the caller's, never the kernel's.
  */
-record Request(String cwd, List<String> args, Map<String, String> env) {
+record Request(String home, String cwd, List<String> args, Map<String, String> env) {
     static final int MAX_PAYLOAD = 4 << 20;
 
     Request {
+        Objects.requireNonNull(home);
         Objects.requireNonNull(cwd);
         args = List.copyOf(args);
         env = Map.copyOf(env);
@@ -36,28 +38,29 @@ record Request(String cwd, List<String> args, Map<String, String> env) {
         if (start != payload.length) {
             throw new IllegalArgumentException("request does not end with a NUL");
         }
-        if (parts.size() < 4 || !parts.get(0).equals("1")) {
+        if (parts.size() < 5 || !parts.get(0).equals("1")) {
             throw new IllegalArgumentException("unsupported request version (expected 1); client and kernel differ");
         }
-        String cwd = parts.get(1);
-        int argc = count(parts.get(2));
-        if (3 + argc + 1 > parts.size()) {
+        String home = parts.get(1);
+        String cwd = parts.get(2);
+        int argc = count(parts.get(3));
+        if (4 + argc + 1 > parts.size()) {
             throw new IllegalArgumentException("request announces " + argc + " arguments but carries fewer");
         }
-        List<String> args = parts.subList(3, 3 + argc);
-        int envc = count(parts.get(3 + argc));
-        if (4 + argc + envc != parts.size()) {
+        List<String> args = parts.subList(4, 4 + argc);
+        int envc = count(parts.get(4 + argc));
+        if (5 + argc + envc != parts.size()) {
             throw new IllegalArgumentException("request announces " + envc + " environment entries but carries "
-                    + (parts.size() - 4 - argc));
+                    + (parts.size() - 5 - argc));
         }
         Map<String, String> env = new LinkedHashMap<>();
-        for (String e : parts.subList(4 + argc, parts.size())) {
+        for (String e : parts.subList(5 + argc, parts.size())) {
             int eq = e.indexOf('=');
             if (eq > 0) {
                 env.putIfAbsent(e.substring(0, eq), e.substring(eq + 1));
             }
         }
-        return new Request(cwd, args, env);
+        return new Request(home, cwd, args, env);
     }
 
     private static int count(String s) {

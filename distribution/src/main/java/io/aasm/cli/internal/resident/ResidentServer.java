@@ -133,6 +133,11 @@ public final class ResidentServer implements Connection.Server {
     }
 
     @Override
+    public String home() {
+        return ctx.getProperty("aasm.home");
+    }
+
+    @Override
     public ToIntFunction<Map<String, Object>> entry() {
         return entry;
     }
