@@ -6,6 +6,7 @@ import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.capability.CapabilityDomain;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -113,7 +114,7 @@ final class FilesystemReadScenarios {
     }
 
     private static List<String> concat(List<String> a, String x) {
-        List<String> out = new java.util.ArrayList<>(a);
+        List<String> out = new ArrayList<>(a);
         out.add(x);
         return out;
     }

@@ -5,6 +5,7 @@ import io.aasm.conformance.internal.fixture.Sinks;
 import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.capability.CapabilityDomain;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,7 +68,7 @@ final class NameResolutionScenarios {
     static Optional<String> hostsName() {
         List<String> names = Trees.read(Path.of("/etc/hosts")).lines().map(l -> l.replaceAll("#.*", "").trim())
                 .filter(l -> !l.isEmpty()).map(l -> l.split("\\s+")).filter(f -> f.length > 1)
-                .flatMap(f -> java.util.Arrays.stream(f, 1, f.length)).toList();
+                .flatMap(f -> Arrays.stream(f, 1, f.length)).toList();
         return names.stream().filter(n -> !n.startsWith("localhost") && !n.startsWith("ip6-")).findFirst()
                 .or(() -> names.stream().findFirst());
     }

@@ -2,6 +2,7 @@ package io.aasm.conformance.internal.catalogue;
 
 import io.aasm.conformance.internal.fixture.Bench;
 import io.aasm.conformance.internal.fixture.Sinks;
+import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.capability.CapabilityDomain;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -10,6 +11,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -159,7 +161,7 @@ final class NetworkScenarios {
                     if (b.needsActor().isPresent()) {
                         return b.needsActor().get();
                     }
-                    String nonlocal = io.aasm.conformance.internal.fixture.Trees.read(
+                    String nonlocal = Trees.read(
                             Path.of("/proc/sys/net/ipv4/ip_nonlocal_bind")).strip();
                     Sinks.Sink target;
                     try {
@@ -179,11 +181,11 @@ final class NetworkScenarios {
 
     static Optional<InetAddress> localNonLoopback() {
         try {
-            for (NetworkInterface n : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 if (!n.isUp() || n.isLoopback()) {
                     continue;
                 }
-                for (InetAddress a : java.util.Collections.list(n.getInetAddresses())) {
+                for (InetAddress a : Collections.list(n.getInetAddresses())) {
                     if (a instanceof Inet4Address && !a.isLinkLocalAddress() && !a.isLoopbackAddress()) {
                         return Optional.of(a);
                     }
