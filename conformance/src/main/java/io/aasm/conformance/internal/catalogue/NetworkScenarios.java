@@ -1,6 +1,7 @@
 package io.aasm.conformance.internal.catalogue;
 
 import io.aasm.conformance.internal.fixture.Bench;
+import io.aasm.conformance.internal.fixture.Outside;
 import io.aasm.conformance.internal.fixture.Sinks;
 import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -153,30 +154,59 @@ final class NetworkScenarios {
                 });
     }
 
-    /** Hosted only when 169.254.169.254 is an address of this host, so no packet ever leaves it. */
+    static final String METADATA = "169.254.169.254";
+    /** Opt-in (root only): put the metadata address on lo for this scenario, then take it off again. */
+    static final String ALIAS_PROPERTY = "aasm.conformance.metadata.alias";
+
+    /**
+     * Hosted only when 169.254.169.254 is an address of this host, so no packet ever leaves it. The
+     * target listens on the granted loopback port number: the SSRF case of a granted local service
+     * port that the metadata service also uses.
+     */
     private static Scenario metadata() {
         String name = "net-cloud-metadata-address";
-        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS, "connect to the cloud metadata address 169.254.169.254",
-                b -> {
+        return new Scenario(name, CapabilityDomain.NETWORK_EGRESS,
+                "connect to the cloud metadata address 169.254.169.254 on the granted port number", b -> {
                     if (b.needsActor().isPresent()) {
                         return b.needsActor().get();
                     }
-                    String nonlocal = Trees.read(
-                            Path.of("/proc/sys/net/ipv4/ip_nonlocal_bind")).strip();
+                    String nonlocal = Trees.read(Path.of("/proc/sys/net/ipv4/ip_nonlocal_bind")).strip();
+                    if (!nonlocal.equals("0")) {
+                        return new Staging.CannotHost("ip_nonlocal_bind is '" + nonlocal + "': a listener on " + METADATA
+                                + " would not prove the address is local; the suite never sends traffic off the host");
+                    }
+                    Staged.Chore unalias = Staged.Chore.nothing();
+                    if (Boolean.getBoolean(ALIAS_PROPERTY) && !isLocal(METADATA)) {
+                        Outside.run(
+                                List.of("ip", "addr", "add", METADATA + "/32", "dev", "lo"));
+                        unalias = () -> Outside.run(
+                                List.of("ip", "addr", "del", METADATA + "/32", "dev", "lo"));
+                    }
+                    Sinks.Sink granted = Sinks.tcp(LOOPBACK, 0);
                     Sinks.Sink target;
                     try {
-                        if (!nonlocal.equals("0")) {
-                            throw new IOException("ip_nonlocal_bind is '" + nonlocal + "', so a bind proves nothing");
-                        }
-                        target = Sinks.tcp(address("169.254.169.254"), 0);
+                        target = Sinks.tcp(address(METADATA), granted.port());
                     } catch (IOException e) {
-                        return new Staging.CannotHost("169.254.169.254 is not an address of this host (" + e.getMessage()
-                                + "); the suite never sends traffic off the host");
+                        granted.close();
+                        unalias.run();
+                        return new Staging.CannotHost(METADATA + " is not an address of this host (" + e.getMessage()
+                                + "); the suite never sends traffic off the host (as root, -D" + ALIAS_PROPERTY
+                                + "=true hosts it on lo for the run)");
                     }
-                    return stage(b, name, target, b.actor() + " tcp 169.254.169.254 " + target.port() + " exfil",
-                            "{host: 169.254.169.254, port: " + target.port() + "}", Sinks.tcp(LOOPBACK, 0),
-                            Optional.empty());
+                    Staging s = stage(b, name, target, b.actor() + " tcp " + METADATA + " " + target.port() + " exfil",
+                            "{host: " + METADATA + ", port: " + target.port() + "}", granted, Optional.empty());
+                    Staged st = ((Staging.Ready) s).staged();
+                    return new Staging.Ready(new Staged(st.hostilePolicy(), st.controlPolicy(), st.controlGrant(),
+                            st.script(), st.effect(), st.reset(), st.cleanup().andThen(unalias), st.denialSignature()));
                 });
+    }
+
+    private static boolean isLocal(String literal) {
+        try {
+            return NetworkInterface.getByInetAddress(address(literal)) != null;
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     static Optional<InetAddress> localNonLoopback() {
