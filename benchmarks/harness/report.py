@@ -3,6 +3,7 @@ import json, os
 
 from . import rules
 
+ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "bwrap", "negative-control"]
 COLOURS = {"GREEN": "#2e7d32", "AMBER": "#f9a825", "RED": "#c62828"}
 
 
@@ -30,7 +31,13 @@ def _cell(r, judged):
     return ("%s %s" % (g, v)) if judged else v
 
 
+def _ordered(d):
+    """Arms in a fixed reading order (results.json sorts its keys)."""
+    return {k: d[k] for k in sorted(d, key=lambda k: (ARM_ORDER.index(k) if k in ARM_ORDER else 99, k))}
+
+
 def summary(res):
+    res = dict(res, arms=_ordered(res["arms"]), grades=_ordered(res["grades"]), samples=_ordered(res["samples"]))
     judged = res["judged"]
     fp = res["fingerprint"]
     L = ["# aasm isolation benchmark: %s mode, %s" % (res["mode"], res["started_utc"]), ""]
@@ -94,6 +101,7 @@ def summary(res):
 
 
 def verdict_text(res):
+    res = dict(res, arms=_ordered(res["arms"]), grades=_ordered(res["grades"]))
     L = ["", "=== aasm benchmark verdict (%s mode) ===" % res["mode"]]
     for arm_id, row in res["arms"].items():
         if not row["present"]:
@@ -126,6 +134,7 @@ def charts(res, out_dir, required):
                                  "python3-matplotlib) and run with /usr/bin/python3")
         return {"files": [], "note": "skipped: matplotlib not installed"}
     os.makedirs(out_dir, exist_ok=True)
+    res = dict(res, grades=_ordered(res["grades"]))
     files = []
     for fam, (green, amber, kind) in rules.THRESHOLDS.items():
         names, values, cols, hatches = [], [], [], []
