@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -106,15 +105,17 @@ static int try_connect(const char *path) {
 }
 
 /* A socket file nobody listens on is removed, but only when no kernel holds the lock next to it
- * (one that is between bind and listen does). So the fallback message is said once per stale socket. */
+ * (one that is between bind and listen does). So the fallback message is said once per stale socket.
+ * The kernel locks with FileChannel.tryLock, a POSIX record lock: flock(2) would not see it. */
 static void remove_if_stale(const char *path) {
     char lock[PATH_MAX + 8];
     snprintf(lock, sizeof lock, "%s.lock", path);
-    int fd = open(lock, O_RDONLY | O_CLOEXEC);
+    int fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
         return;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_SETLK, &fl) == 0) {
         unlink(path);
     }
     close(fd);

@@ -1,0 +1,210 @@
+package io.aasm.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What only the resident path has: its socket, its peers, its clients' lifetimes and their parallelism. */
+class ResidentIT {
+    private static ResidentKernel kernel;
+
+    @BeforeAll
+    static void startKernel() throws Exception {
+        // the kernel's own environment carries a marker no launch may see
+        kernel = ResidentKernel.start(Map.of("AASM_KERNEL_ONLY", "leaked"));
+    }
+
+    @AfterAll
+    static void stopKernel() throws Exception {
+        kernel.close();
+    }
+
+    private static Aasm.Result run(Path cwd, Map<String, String> env, String... args) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.putAll(kernel.env());
+        return Aasm.run(Aasm.DIST, cwd, all, args);
+    }
+
+    @Test
+    void theKernelRunsTheProgramWithTheCallersEnvironmentAndDirectoryNeverItsOwn(@TempDir Path dir) throws Exception {
+        Aasm.Result r = run(dir, Map.of("CALLER_ONLY", "mine"), "run", "exec", "--isolation", "none", "--",
+                "sh", "-c", "echo \"$CALLER_ONLY/${AASM_KERNEL_ONLY:-unset}\"; pwd; echo $PPID");
+        assertEquals(0, r.exit(), r.toString());
+        String[] lines = r.out().split("\n");
+        assertEquals("mine/unset", lines[0], r.toString());
+        assertEquals(dir.toRealPath().toString(), lines[1], r.toString());
+        // the program's parent is the resident kernel, not a JVM started for this call
+        assertEquals(Long.toString(kernel.pid()), lines[2], r.toString());
+        assertFalse(r.err().contains("running cold"), r.toString());
+    }
+
+    @Test
+    void aConfinedLaunchBehavesAsOnTheColdPath(@TempDir Path dir) throws Exception {
+        String[] cmd = {"run", "exec", "--isolation", "process", "--", "sh", "-c", "sh -c 'echo confined; exit 7'"};
+        Aasm.Result resident = run(dir, Map.of("AASM_CLIENT", "on"), cmd);
+        Aasm.Result cold = run(dir, Map.of("AASM_CLIENT", "off"), cmd);
+        assertEquals(cold.exit(), resident.exit(), "cold:\n" + cold + "\nresident:\n" + resident);
+        assertEquals(cold.out(), resident.out(), "cold:\n" + cold + "\nresident:\n" + resident);
+        assertEquals(summary(cold), summary(resident), "cold:\n" + cold + "\nresident:\n" + resident);
+        assertTrue(List.of(7, 125).contains(resident.exit()), resident.toString());
+    }
+
+    @Test
+    void aDryRunPrintsExactlyWhatTheColdPathPrints(@TempDir Path dir) throws Exception {
+        String[] cmd = {"run", "exec", "--isolation", "process", "--dry-run", "--report", "kv", "--", "/bin/true"};
+        // the same caller environment on both paths (the preview lists its names)
+        Aasm.Result resident = run(dir, Map.of("AASM_CLIENT", "on"), cmd);
+        Aasm.Result cold = run(dir, Map.of("AASM_CLIENT", "off"), cmd);
+        assertEquals(cold.exit(), resident.exit(), resident.toString());
+        assertEquals(cold.out(), resident.out());
+        assertTrue(resident.out().contains("--- execution isolation (machine-readable) ---"), resident.toString());
+    }
+
+    private static String summary(Aasm.Result r) {
+        return r.err().lines().filter(l -> l.startsWith("aasm: posture=")).findFirst().orElse("(none)");
+    }
+
+    @Test
+    void theSocketIsTheUsersAloneAndItsDirectoryToo() throws Exception {
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kernel.socket)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kernel.runtimeDir)));
+    }
+
+    /**
+     * Even with the file permissions opened up, another uid is refused by the kernel's SO_PEERCRED
+     * check and nothing runs; the control (same command, same socket, owner's uid) runs.
+     */
+    @Test
+    void anotherUserIsRefusedByPeerCredentials(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv"))
+                        && "0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).strip()),
+                "environment cannot host this check: switching to uid 65534 needs root and setpriv");
+        ResidentKernel k = ResidentKernel.prepare();
+        Path open = Files.createTempDirectory("aasm-peer");
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path marker = open.resolve("ran");
+        try {
+            k.startHere(Map.of());
+            Files.setPosixFilePermissions(k.runtimeDir, PosixFilePermissions.fromString("rwx--x--x"));
+            Files.setPosixFilePermissions(k.socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+            List<String> cmd = List.of(Aasm.DIST.resolve("bin/aasm-client").toString(), "run", "exec", "--isolation",
+                    "none", "--", "/bin/sh", "-c", "touch " + marker);
+            ProcessBuilder pb = new ProcessBuilder(concat(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                    "--clear-groups"), cmd)).directory(open.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("out").toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().putAll(k.env());
+            Process p = pb.start();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            String out = Files.readString(dir.resolve("out"));
+            assertEquals(125, p.exitValue(), out);
+            assertTrue(out.contains("refused a connection from uid 65534"), out);
+            assertFalse(Files.exists(marker), "a refused peer's program ran");
+            Aasm.Result control = Aasm.run(Aasm.DIST, open, k.env(), "run", "exec", "--isolation", "none", "--",
+                    "/bin/sh", "-c", "touch " + marker);
+            assertEquals(0, control.exit(), control.toString());
+            assertTrue(Files.exists(marker), control.toString());
+        } finally {
+            k.close();
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /**
+     * The client is killed with SIGKILL (it cannot say goodbye): the kernel notices the connection end
+     * and ends the tree. The marker is a grandchild found by its unique command line (inside a pid
+     * namespace its own $$ would not name it out here).
+     */
+    @Test
+    void aKilledClientTakesItsConfinedTreeWithIt(@TempDir Path dir) throws Exception {
+        for (String isolation : List.of("none", "process")) {
+            String seconds = Long.toString(300_000 + ProcessHandle.current().pid() % 1000 * 100 + isolation.length());
+            Process client = Aasm.start(Aasm.DIST, dir, kernel.env(), "run", "exec", "--isolation", isolation, "--",
+                    "sh", "-c", "sh -c 'sleep " + seconds + "; true'; true");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            Optional<ProcessHandle> marker = Optional.empty();
+            while (marker.isEmpty() && client.isAlive() && System.nanoTime() < deadline) {
+                marker = ProcessHandle.allProcesses().filter(h -> h.info().arguments()
+                        .map(a -> a.length == 1 && a[0].equals(seconds)).orElse(false)).findFirst();
+                Thread.sleep(20);
+            }
+            assertTrue(marker.isPresent(), () -> isolation + ": the marker process never started");
+            client.destroyForcibly().waitFor();
+            ProcessHandle m = marker.get();
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (m.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(m.isAlive(), isolation + ": the confined tree outlived its killed client (pid " + m.pid() + ")");
+        }
+    }
+
+    @Test
+    void eightClientsAtOnceEachGetTheirOwnStatusAndOutput(@TempDir Path dir) throws Exception {
+        List<Process> clients = new ArrayList<>();
+        List<Path> dirs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Path d = Files.createDirectories(dir.resolve("c" + i));
+            dirs.add(d);
+            // the first one is slow: nobody may wait for it
+            clients.add(Aasm.start(Aasm.DIST, d, kernel.env(), "run", "exec", "--isolation", i % 2 == 0 ? "none" : "process",
+                    "--", "sh", "-c", (i == 0 ? "sleep 3; " : "") + "echo client-" + i + "; exit " + (10 + i)));
+        }
+        for (int i = 0; i < 8; i++) {
+            assertTrue(clients.get(i).waitFor(120, TimeUnit.SECONDS), "client " + i + " hung");
+            Aasm.Result r = Aasm.result(clients.get(i), dirs.get(i));
+            assertEquals(10 + i, r.exit(), "client " + i + ": " + r);
+            assertEquals("client-" + i + "\n", r.out(), "client " + i + ": " + r);
+        }
+    }
+
+    @Test
+    void sigintToTheClientEndsAConfinedProgram(@TempDir Path dir) throws Exception {
+        Path ready = dir.resolve("ready");
+        Path got = dir.resolve("got");
+        Process p = Aasm.start(Aasm.DIST, dir, kernel.env(), "run", "exec", "--isolation", "process", "--",
+                "sh", "-c", "trap 'echo got > " + got + "; exit 3' TERM; : > " + ready + "; while :; do sleep 0.1; done");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(ready) && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(Files.exists(ready), "the program never started\n" + (p.isAlive() ? "" : Aasm.result(p, dir)));
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).inheritIO().start().waitFor();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client did not end after SIGINT");
+        Aasm.Result r = Aasm.result(p, dir);
+        assertEquals(3, r.exit(), r.toString());
+        assertEquals("got", Files.readString(got).strip());
+    }
+
+    @Test
+    void aRegularFileAsStdoutKeepsTheCallersOffset(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out.txt");
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", "{ echo before; \"$AASM\" run exec --isolation none -- echo during;"
+                + " echo after; } > " + out).directory(dir.toFile());
+        pb.environment().putAll(kernel.env());
+        pb.environment().put("AASM", Aasm.DIST.resolve("bin/aasm").toString());
+        pb.environment().put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+        Process p = pb.redirectError(dir.resolve("err").toFile()).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("before\nduring\nafter\n", Files.readString(out), Files.readString(dir.resolve("err")));
+    }
+}
