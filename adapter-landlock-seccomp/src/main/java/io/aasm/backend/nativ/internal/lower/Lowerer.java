@@ -111,7 +111,8 @@ public final class Lowerer {
             }
             ll.handleNet();
             sc.sockets(udp, CapabilityDomain.NETWORK_EGRESS);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary());
+            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
+                    + " (on every destination, as granted)");
             b.step(CapabilityDomain.NETWORK_EGRESS, "seccomp: " + (udp ? "" : "udp, ") + "raw and packet sockets "
                     + "denied; io_uring denied");
             return Optional.empty();

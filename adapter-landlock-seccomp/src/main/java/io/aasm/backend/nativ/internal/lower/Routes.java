@@ -11,6 +11,7 @@ import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -91,28 +92,20 @@ public final class Routes {
         if (!(scope instanceof Scope.Egress egress)) {
             return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
         }
-        boolean udp = false;
-        for (EgressGrant g : egress.grants()) {
-            if (!g.loopbackOnly()) {
-                return new Route.Unsupported("egress to host '" + g.host() + "' cannot be enforced: Landlock network "
-                        + "rules match TCP ports only, not destinations; grant {host: loopback, port: N} instead");
-            }
-            if (g.protocol() == Protocol.UDP) {
-                udp = true;
-            } else if (g.anyPort() || g.portTo() - g.portFrom() + 1 > MAX_PORT_RULES) {
-                return new Route.Unsupported("a TCP grant of ports " + g.portFrom() + "-" + g.portTo() + " is too wide "
-                        + "to express as port rules (max " + MAX_PORT_RULES + "); it would amount to all egress");
-            }
+        Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
+        if (inexact.isPresent()) {
+            return new Route.Unsupported(inexact.get());
         }
+        boolean udp = egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP);
         List<String> lim = new ArrayList<>(List.of(
-                "port grants do not restrict the destination host: a granted TCP port is reachable on every address",
+                "a TCP port grant covers every destination (0.0.0.0/0 and ::/0): Landlock matches ports, not hosts",
                 "listening (bind) is not restricted",
                 "socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted"));
         if (udp) {
-            lim.add("a UDP grant allows UDP to every host and port (seccomp cannot see destinations)");
+            lim.add("the UDP grant allows UDP to every host and port (seccomp cannot see destinations)");
         }
-        return new Route.Supported("landlock TCP connect by port + seccomp denies " + (udp ? "" : "udp/") + "raw/packet "
-                + "sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
+        return new Route.Supported("landlock TCP connect by port (every destination) + seccomp denies "
+                + (udp ? "" : "udp/") + "raw/packet sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
     }
 
     private Route nameResolution(List<ControlRequirement> all) {

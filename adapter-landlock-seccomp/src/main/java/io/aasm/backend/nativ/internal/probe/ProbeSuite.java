@@ -145,15 +145,19 @@ public final class ProbeSuite {
             String action = "echo aasm-probe > /dev/tcp/127.0.0.1/" + port;
             int other = port == 65535 ? port - 1 : port + 1;
             ExitDisposition denial = runner.run(grandchild("/bin/bash", action, s, Map.of(), List.of(req(
-                    CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(new EgressGrant(Protocol.TCP,
-                            EgressGrant.LOOPBACK, other, other)))))));
+                    CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(everywhere(other))))));
             boolean denied = received(server);
             ExitDisposition control = runner.run(grandchild("/bin/bash", action, s, Map.of(), List.of(req(
-                    CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(new EgressGrant(Protocol.TCP,
-                            EgressGrant.LOOPBACK, port, port)))))));
+                    CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(everywhere(port))))));
             return verdict(received(server), denied, "TCP connect to a loopback listener the supervisor owns",
                     control, denial);
         }
+    }
+
+    /** The only TCP grant the port route enforces exactly: the port on every destination of both families. */
+    private static List<EgressGrant> everywhere(int port) {
+        return List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", port, port),
+                new EgressGrant(Protocol.TCP, "::/0", port, port));
     }
 
     /** A connection the grandchild made is already in the accept queue when the launch has ended. */

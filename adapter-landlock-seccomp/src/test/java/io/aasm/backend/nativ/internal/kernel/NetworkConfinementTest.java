@@ -4,8 +4,11 @@ import static io.aasm.backend.nativ.internal.kernel.Harness.req;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.SupportLevel;
 import io.aasm.ports.policy.ControlRequirement;
@@ -13,16 +16,24 @@ import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,21 +72,83 @@ class NetworkConfinementTest {
         }
     }
 
+    /** The only TCP grant the Landlock port route enforces exactly: the port on every destination. */
+    private static List<EgressGrant> everywhere(int port) {
+        return List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", port, port),
+                new EgressGrant(Protocol.TCP, "::/0", port, port));
+    }
+
+    private static ControlRequirement egress(List<EgressGrant> grants) {
+        return req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(grants));
+    }
+
+    private static ServerSocketChannel listen(InetAddress a, int port) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        server.bind(new InetSocketAddress(a, port));
+        server.configureBlocking(false);
+        return server;
+    }
+
+    private static int port(ServerSocketChannel s) throws IOException {
+        return ((InetSocketAddress) s.getLocalAddress()).getPort();
+    }
+
+    static Optional<InetAddress> nonLoopbackAddress() throws SocketException {
+        for (NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (n.isUp() && !n.isLoopback()) {
+                for (InetAddress a : Collections.list(n.getInetAddresses())) {
+                    if (a instanceof Inet4Address && !a.isLinkLocalAddress()) {
+                        return Optional.of(a);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     @Test
     void tcpToAnUngrantedPortNeverConnectsAndTheGrantedPortReceivesTheBytes() throws Exception {
         Harness h = Harness.shared();
-        try (ServerSocketChannel server = ServerSocketChannel.open()) {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            server.configureBlocking(false);
-            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+        try (ServerSocketChannel server = listen(InetAddress.getLoopbackAddress(), 0)) {
+            int port = port(server);
             String action = "echo aasm-bytes > /dev/tcp/127.0.0.1/" + port;
-            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port == 65535 ? 1 : port + 1)))));
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(everywhere(port == 65535 ? 1 : port + 1)))));
             assertEquals("", drain(server), "Landlock port rule: nothing may reach an ungranted port");
             h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(req(CapabilityDomain.NETWORK_EGRESS,
                     new Scope.WholeDomain()))));
             assertEquals("", drain(server), "network namespace: the host loopback is unreachable");
-            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(everywhere(port)))));
             assertEquals("aasm-bytes\n", drain(server), "control: the granted port receives the bytes");
+        }
+    }
+
+    /**
+     * The escape the conformance suite found: a loopback port grant installed as a Landlock port rule
+     * let the grandchild reach the same port on another address of this host. Now the grant refuses
+     * before launch (nothing reaches the listener); the control, the same port granted to every
+     * destination (what the rule really enforces), reaches it.
+     */
+    @Test
+    void aLoopbackPortGrantRefusesBeforeLaunchInsteadOfOpeningThePortEverywhere() throws Exception {
+        Harness h = Harness.shared();
+        Optional<InetAddress> local = nonLoopbackAddress();
+        Assumptions.assumeTrue(local.isPresent(),
+                "environment cannot host this check: this host has no non-loopback IPv4 address to listen on");
+        try (ServerSocketChannel server = listen(local.get(), 0)) {
+            int port = port(server);
+            Path marker = tmp.resolve("ran");
+            String action = "touch " + marker + "; echo aasm-bytes > /dev/tcp/" + local.get().getHostAddress() + "/" + port;
+            var spec = Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port))));
+            var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+            SupportLevel.Unsupported u = assertInstanceOf(SupportLevel.Unsupported.class, report.support());
+            assertTrue(u.reason().contains("0.0.0.0/0") && u.reason().contains("every address"), u.reason());
+            assertFalse(report.canPrevent());
+            LaunchException e = assertThrows(LaunchException.class, () -> h.run(spec));
+            assertEquals(LaunchFailureKind.BOUNDARY_REFUSED, e.kind());
+            assertFalse(Files.exists(marker), "nothing ran");
+            assertEquals("", drain(server), "nothing reached the other address");
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(everywhere(port)))));
+            assertEquals("aasm-bytes\n", drain(server), "control: the port granted to every destination reaches it");
         }
     }
 
@@ -87,28 +160,35 @@ class NetworkConfinementTest {
             rx.configureBlocking(false);
             int port = ((InetSocketAddress) rx.getLocalAddress()).getPort();
             String action = "echo aasm-datagram > /dev/udp/127.0.0.1/" + port;
-            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(everywhere(port)))));
             ByteBuffer b = ByteBuffer.allocate(256);
             assertEquals(null, rx.receive(b), "UDP is denied by seccomp when only TCP is granted");
-            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port),
-                    new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, port, port)))));
+            List<EgressGrant> withUdp = new ArrayList<>(everywhere(port));
+            withUdp.add(new EgressGrant(Protocol.UDP, "0.0.0.0/0", 0, 65535));
+            withUdp.add(new EgressGrant(Protocol.UDP, "::/0", 0, 65535));
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(withUdp))));
             assertTrue(rx.receive(b) != null, "control: with a UDP grant the datagram arrives");
             assertEquals("aasm-datagram\n", new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII));
         }
     }
 
     @Test
-    void nonLoopbackHostsAreReportedUnsupportedForThatScope() {
+    void grantsNarrowerThanEveryDestinationAreReportedUnsupportedForThatScope() {
         Harness h = Harness.shared();
-        var spec = Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(
-                new EgressGrant(Protocol.TCP, "example.com", 443, 443))));
-        var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
-        SupportLevel.Unsupported u = assertInstanceOf(SupportLevel.Unsupported.class, report.support());
-        assertTrue(u.reason().contains("example.com"), u.reason());
-        assertFalse(report.canPrevent());
-        var loop = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(tcp(8080)))))
+        for (List<EgressGrant> inexact : List.of(
+                List.of(new EgressGrant(Protocol.TCP, "example.com", 443, 443)),
+                List.of(tcp(8080)),
+                List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8080)),
+                List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8081), new EgressGrant(Protocol.TCP, "::/0", 8080, 8080)),
+                List.of(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53)))) {
+            var spec = Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(inexact)));
+            var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+            assertInstanceOf(SupportLevel.Unsupported.class, report.support(), inexact.toString());
+            assertFalse(report.canPrevent(), inexact.toString());
+        }
+        var exact = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(everywhere(8080)))))
                 .reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
-        SupportLevel.Partial p = assertInstanceOf(SupportLevel.Partial.class, loop.support());
-        assertTrue(p.limitations().stream().anyMatch(l -> l.contains("do not restrict the destination host")));
+        SupportLevel.Partial p = assertInstanceOf(SupportLevel.Partial.class, exact.support());
+        assertTrue(p.limitations().stream().anyMatch(l -> l.contains("every destination")), p.limitations().toString());
     }
 }

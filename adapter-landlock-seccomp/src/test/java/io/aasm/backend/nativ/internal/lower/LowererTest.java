@@ -107,9 +107,11 @@ class LowererTest {
     @Test
     void egressGrantsBecomePortRulesAndOtherHostsRefuse() {
         NativePlan p = lowered(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
-                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8000, 8002)))));
+                new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8000, 8002), new EgressGrant(Protocol.TCP, "::/0", 8000, 8002)))));
         assertEquals(List.of(8000, 8001, 8002), p.landlock().orElseThrow().ports().stream().map(NativePlan.PortRule::port).toList());
-        assertFalse(p.namespaces().contains(NativePlan.Namespace.NET), "loopback grants must reach the host loopback");
+        assertFalse(p.namespaces().contains(NativePlan.Namespace.NET), "port grants must reach the host's addresses");
+        assertTrue(refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
+                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8000, 8000))))).detail().contains("every address"));
         Lowering.Refused r = refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
                 new EgressGrant(Protocol.TCP, "10.0.0.0/8", 443, 443)))));
         assertTrue(r.detail().contains("10.0.0.0/8"), r.detail());
