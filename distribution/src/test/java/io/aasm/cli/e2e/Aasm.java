@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 final class Aasm {
     static final Path DIST = Path.of(System.getProperty("aasm.dist.dir", "target/aasm-0.1.0-SNAPSHOT"));
     static final Path CACHE = tempDir("aasm-e2e-cache");
+    /** Added to every run's environment; the resident-path variant points XDG_RUNTIME_DIR at its kernel. */
+    static final Map<String, String> BASE_ENV = new java.util.concurrent.ConcurrentHashMap<>();
 
     record Result(int exit, String out, String err) {
         @Override
@@ -46,6 +48,7 @@ final class Aasm {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("XDG_CACHE_HOME", CACHE.toString());
         pb.environment().put("AASM_CDS", "off");
+        pb.environment().putAll(BASE_ENV);
         pb.environment().putAll(extraEnv);
         return pb.start();
     }
