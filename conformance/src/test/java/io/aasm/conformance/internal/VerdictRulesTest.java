@@ -39,7 +39,17 @@ class VerdictRulesTest {
                 List.of(cell(Outcome.CANNOT_HOST, false)));
         assertEquals(1, r.counts("b").get(Outcome.CANNOT_HOST));
         assertTrue(r.passed());
-        assertTrue(ResultWriter.markdown(r).contains("| b | 0 | 0 | 0 | 1 |"));
+        assertTrue(ResultWriter.markdown(r).contains("| b | 0 | 0 | 0 | 0 | 1 |"));
+    }
+
+    @Test
+    void aRefusalBeforeLaunchIsShownUnderItsOwnNameAndNeverFails() {
+        Verdict refused = new Verdict("s", "network_egress", "b", Outcome.REFUSED_BEFORE_LAUNCH, "refused", "-", false);
+        assertFalse(refused.fails());
+        SuiteResult r = new SuiteResult(Instant.EPOCH, Duration.ZERO, "h", List.of("b"), List.of("s"), List.of(refused));
+        assertEquals(0, r.counts("b").get(Outcome.PREVENTED), "a refusal is not counted as prevented");
+        assertTrue(ResultWriter.table(r).contains("| s | network_egress | refused-before-launch |"), ResultWriter.table(r));
+        assertTrue(ResultWriter.markdown(r).contains("refused-before-launch |"));
     }
 
     @Test

@@ -39,6 +39,11 @@ final class Judge {
         if (hostile instanceof Trial.Hung hung) {
             return verdict(sc, backend, Outcome.SUITE_DEFECT, hung.why(), "-", false);
         }
+        if (hostile instanceof Trial.Refused r) {
+            // A refusal is honest (the action never ran), but it is not a prevention by a boundary: say so.
+            return verdict(sc, backend, Outcome.REFUSED_BEFORE_LAUNCH, "nothing launched, so the action is absent; "
+                    + "no boundary was exercised: " + r.why(), "-", false);
+        }
         if (hostile instanceof Trial.NotLaunched n) {
             return verdict(sc, backend, Outcome.CANNOT_HOST, n.why(), "-", false);
         }
@@ -77,6 +82,7 @@ final class Judge {
         String why = c instanceof Trial.Ran cr ? "control [" + staged.controlGrant() + "] had no effect either: "
                 + cr.effect().evidence() + " (" + firstLine(cr.diagnostics()) + ")"
                 : c instanceof Trial.NotLaunched n ? "control [" + staged.controlGrant() + "] not launched: " + n.why()
+                : c instanceof Trial.Refused n ? "control [" + staged.controlGrant() + "] refused before launch: " + n.why()
                 : c instanceof Trial.Hung hung ? "control [" + staged.controlGrant() + "] hung: " + hung.why()
                 : "control policy rejected: " + ((Trial.Rejected) c).problems();
         return verdict(sc, backend, Outcome.INCONCLUSIVE_CONTROL, h.effect().evidence() + "; " + why, claim, claims);

@@ -60,7 +60,7 @@ final class Launcher {
                 return new Trial.Rejected(r.problems().stream().map(Object::toString).collect(Collectors.joining("; ")));
             }
             if (decision instanceof LaunchDecision.Refused r) {
-                return new Trial.NotLaunched("refused before launch: " + r.message());
+                return new Trial.Refused(r.message());
             }
             IsolationReport pre = decision instanceof LaunchDecision.Confined c ? c.report()
                     : ((LaunchDecision.Unconfined) decision).report();

@@ -8,6 +8,11 @@ public enum Outcome {
     ESCAPED("escaped", false),
     /** The effect happened and the report said, truthfully, that the domain is unsupported or unmeasured. */
     UNCOVERED_AND_TRUTHFUL("uncovered-and-truthful", false),
+    /**
+     * The kernel refused the hostile launch before start (the backend cannot enforce the policy as
+     * stated): nothing ran, so nothing escaped, but no boundary was shown to prevent anything.
+     */
+    REFUSED_BEFORE_LAUNCH("refused-before-launch", false),
     /** This host or backend cannot stage or launch the scenario; counted and shown, never a pass. */
     CANNOT_HOST("cannot-host", false),
     /** Neither the hostile run nor the control had the effect: the scenario proves nothing here. */

@@ -13,7 +13,17 @@ public sealed interface Trial {
         }
     }
 
-    /** Nothing ran: the kernel refused, or the backend failed before the program started. */
+    /**
+     * The kernel refused the launch before anything started: the backend said it cannot enforce the
+     * policy as stated. Nothing ran, so the action is absent, but the boundary prevented nothing.
+     */
+    record Refused(String why) implements Trial {
+        public Refused {
+            Objects.requireNonNull(why);
+        }
+    }
+
+    /** Nothing ran: the backend failed before the program started. */
     record NotLaunched(String why) implements Trial {
         public NotLaunched {
             Objects.requireNonNull(why);

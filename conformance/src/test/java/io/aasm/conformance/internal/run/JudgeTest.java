@@ -60,6 +60,19 @@ class JudgeTest {
     }
 
     @Test
+    void aRefusedHostileLaunchIsRefusedBeforeLaunchNotPrevented() throws Exception {
+        Verdict v = judge(new Trial.Refused("network_egress: domain_unsupported"), null, Optional.empty());
+        assertEquals(Outcome.REFUSED_BEFORE_LAUNCH, v.outcome(), "the control is never run");
+        assertFalse(v.fails());
+        assertFalse(v.claimsPrevention());
+        assertTrue(v.detail().contains("domain_unsupported") && v.detail().contains("no boundary"), v.detail());
+        Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "");
+        Verdict c = judge(hostile, new Trial.Refused("x"), Optional.empty());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, c.outcome(), "a refused control proves nothing");
+        assertTrue(c.fails() && c.detail().contains("refused before launch"), c.detail());
+    }
+
+    @Test
     void aDenialSignatureInBothRunsAttributesTheDenial() throws Exception {
         Optional<String> sig = Optional.of("ptrace attach: errno=EPERM");
         Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "ptrace attach: errno=EPERM (x)");
