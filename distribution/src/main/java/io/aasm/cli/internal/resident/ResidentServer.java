@@ -37,7 +37,7 @@ public final class ResidentServer implements Connection.Server {
     private final ToIntFunction<Map<String, Object>> entry;
     private final BundleContext ctx;
     private final String path;
-    private final int uid = Libc.C.geteuid();
+    private final int uid;
     private final Instant started = Instant.now();
     private final AtomicLong served = new AtomicLong();
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
@@ -55,6 +55,8 @@ public final class ResidentServer implements Connection.Server {
         this.ctx = ctx;
         this.entry = entry;
         this.path = ctx.getProperty(SOCKET_PROPERTY);
+        // an idle server (every face but `daemon run`) must not even load the native library
+        this.uid = path == null ? -1 : Libc.C.geteuid();
         if (path != null) {
             open();
         }
