@@ -166,7 +166,8 @@ def charts(res, out_dir, required):
         ax.tick_params(axis="x", labelsize=8)
         for i, v in enumerate(values):
             ax.annotate(_fmt(fam, v), (i, v), ha="center", va="bottom", fontsize=8)
-        ax.legend(fontsize=7, loc="upper left")
+        ax.set_ylim(min(0.0, min(values) * 1.2), max(values + [amber]) * 1.2)
+        ax.legend(fontsize=7, loc="upper right")
         fig.tight_layout()
         name = "%s.png" % fam
         fig.savefig(os.path.join(out_dir, name), dpi=90)
