@@ -70,6 +70,8 @@ public final class UnconfinedSession implements LaunchSession {
         return LaunchFailureKind.BACKEND_ERROR;
     }
 
+    private static final long GRACE_MILLIS = 2000;
+
     @Override
     public ExitDisposition await() throws InterruptedException {
         ExitDisposition done = exit;
@@ -85,18 +87,26 @@ public final class UnconfinedSession implements LaunchSession {
         if (!process.isAlive()) {
             return false;
         }
-        process.descendants().forEach(h -> {
-            if (request == TerminationRequest.IMMEDIATE) {
-                h.destroyForcibly();
-            } else {
-                h.destroy();
-            }
-        });
         if (request == TerminationRequest.IMMEDIATE) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-        } else {
-            process.destroy();
+            return true;
         }
+        // The program gets the signal first so its own handler decides what happens to its children
+        // (a shell's `wait` would otherwise return early when a child dies first); whatever of the tree
+        // is still there after the grace period is signalled too.
+        java.util.List<ProcessHandle> tree = process.descendants().toList();
+        process.destroy();
+        Thread sweeper = new Thread(() -> {
+            try {
+                Thread.sleep(GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+        }, "aasm-unconfined-sweep");
+        sweeper.setDaemon(true);
+        sweeper.start();
         return true;
     }
 

@@ -87,6 +87,23 @@ class KernelLaunchTest {
     }
 
     @Test
+    void gracefulTerminationReachesTheProgramBeforeItsChildren() throws Exception {
+        KernelComponent k = kernel();
+        // The shell waits on a child; if the child died first, `wait` would return 0 and the
+        // program would exit 0 without ever running its own TERM handler.
+        String script = "trap 'echo got > got.txt; exit 3' TERM; echo ready > ready.txt; sleep 600 & wait";
+        LaunchSession s = k.launch(unconfined(k, "sh", List.of("-c", script), dir.toString()));
+        Path ready = dir.resolve("ready.txt");
+        for (int i = 0; i < 600 && !Files.exists(ready); i++) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(100); // let the shell reach `wait`
+        assertTrue(s.terminate(io.aasm.ports.backend.TerminationRequest.GRACEFUL));
+        assertEquals(3, s.await().shellStatus());
+        assertEquals("got\n", Files.readString(dir.resolve("got.txt"), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aMissingProgramFailsLaunchWith127BeforeAnythingStarts() {
         KernelComponent k = kernel();
         LaunchDecision d = unconfined(k, "no-such-program-aasm", List.of(), dir.toString());
