@@ -36,6 +36,7 @@
 #include <linux/seccomp.h>
 
 #include "plan.h"
+#include "relay.h"
 
 #define EXIT_REFUSED 121
 #define EXIT_LAUNCHER_ERROR 122
@@ -61,6 +62,22 @@ struct ll_net_port_attr { uint64_t allowed_access; uint64_t port; };
 static int report_fd = -1;
 static struct timespec t_start, t_plan;
 static struct plan P;
+
+/* RELAY_TCP_PORT: the relay process (host network namespace), init's end of its socketpair, the listeners. */
+static pid_t relay_pid = -1;
+static int relay_sock = -1;
+static int relay_fds[2 * PLAN_MAX_RELAY_PORTS], relay_families[2 * PLAN_MAX_RELAY_PORTS];
+static uint16_t relay_fports[2 * PLAN_MAX_RELAY_PORTS];
+static size_t nrelay_fds;
+
+/* kill: the supervisor is gone. Otherwise the relay ends by itself once init has gone (it delivers what the
+ * program sent before it ended, for at most RELAY_DRAIN_SECONDS), and is reaped before the exit is reported. */
+static void stop_relay(int kill_now) {
+    if (relay_pid <= 0) return;
+    if (kill_now) kill(relay_pid, SIGKILL);
+    while (waitpid(relay_pid, NULL, 0) < 0 && errno == EINTR) {}
+    relay_pid = -1;
+}
 
 /* Inherited descriptors at start (before the launcher opened anything). */
 #define MAX_INHERITED 4096
@@ -476,8 +493,11 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     int sfd = signalfd_for(1);
     int status = 0, done = 0;
     while (!done) {
-        struct pollfd pf[2] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0}};
-        if (poll(pf, 2, -1) < 0) continue;
+        struct pollfd pf[2 + 2 * PLAN_MAX_RELAY_PORTS] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0}};
+        for (size_t i = 0; i < nrelay_fds; i++) pf[2 + i] = (struct pollfd){relay_fds[i], POLLIN, 0};
+        if (poll(pf, (nfds_t)(2 + nrelay_fds), -1) < 0) continue;
+        for (size_t i = 0; i < nrelay_fds; i++)
+            if (pf[2 + i].revents) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
         if (pf[1].revents) {
             char c;
             if (read(lifeline_r, &c, 1) <= 0) { kill_tree_and_reap(); _exit(EXIT_LIFELINE); }
@@ -498,6 +518,8 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             kill(-1, (int)si.ssi_signo); /* ALL: only valid with a pid namespace (validated) */
         }
     }
+    /* Connections made just before the program ended still reach the relay. */
+    for (size_t i = 0; i < nrelay_fds; i++) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
     kill_tree_and_reap();
     if (WIFSIGNALED(status)) line(report_w, "exit:signal:%d", WTERMSIG(status));
     else line(report_w, "exit:code:%d", WEXITSTATUS(status));
@@ -581,6 +603,7 @@ static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
                 close(lifeline_w);
                 int st;
                 waitpid(init, &st, 0);
+                stop_relay(1);
                 if (!(P.ns & NS_PID)) kill_tree_and_reap();
                 return EXIT_LIFELINE;
             }
@@ -588,6 +611,7 @@ static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
     }
     int st;
     while (waitpid(init, &st, 0) < 0 && errno == EINTR) {}
+    stop_relay(0);
     if (!(P.ns & NS_PID)) kill_tree_and_reap(); /* orphans that reached us if init died abnormally */
     switch (start_state) {
     case START_REFUSED: return EXIT_REFUSED;
@@ -626,7 +650,10 @@ int main(int argc, char **argv) {
             refuse("fd_missing", "descriptor %d to keep was not inherited", P.keep[i]);
 
     open_everything();                         /* step 2 */
+    /* The relay must stay in the host's network namespace: fork it before the unshare. */
+    if (P.nrelay) relay_pid = relay_start(&relay_sock);
     enter_namespaces();                        /* step 3 */
+    if (P.nrelay) nrelay_fds = relay_listen(P.relay_ports, P.nrelay, relay_fds, relay_fports, relay_families);
     if (!(P.ns & NS_PID)) prctl(PR_SET_CHILD_SUBREAPER, 1);
     join_cgroups();                            /* step 4 */
 
@@ -659,5 +686,8 @@ int main(int argc, char **argv) {
     close(ep[1]);
     close(rp[1]);
     close(lp[0]);
+    /* Only init serves the listeners and talks to the relay: when init ends, the relay sees end of file. */
+    if (relay_sock >= 0) close(relay_sock);
+    for (size_t i = 0; i < nrelay_fds; i++) close(relay_fds[i]);
     return outer_main(init, ep[0], rp[0], lp[1]);
 }

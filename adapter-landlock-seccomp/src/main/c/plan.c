@@ -101,6 +101,18 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         need(len, 0, "LOOPBACK_UP");
         p->lo_up = 1;
         break;
+    case 0x15: {
+        need(len, 2, "RELAY_TCP_PORT");
+        uint16_t port = (uint16_t)(v[0] | v[1] << 8);
+        if (port == 0) refuse("malformed_record", "RELAY_TCP_PORT 0");
+        for (size_t i = 0; i < p->nrelay; i++)
+            if (p->relay_ports[i] == port) refuse("duplicate_record", "RELAY_TCP_PORT %u given twice", port);
+        if (p->nrelay >= PLAN_MAX_RELAY_PORTS)
+            refuse("malformed_record", "more than %d RELAY_TCP_PORT records", PLAN_MAX_RELAY_PORTS);
+        p->relay_ports = grow(p->relay_ports, p->nrelay + 1, sizeof *p->relay_ports);
+        p->relay_ports[p->nrelay++] = port;
+        break;
+    }
     case 0x20:
         p->cgroups = grow(p->cgroups, p->ncgroups + 1, sizeof *p->cgroups);
         p->cgroup_fds = grow(p->cgroup_fds, p->ncgroups + 1, sizeof *p->cgroup_fds);
@@ -200,6 +212,7 @@ static void cross_check(struct plan *p) {
         refuse("inconsistent", "MOUNT_PROC needs pid and mount namespaces");
     if (p->nbinds && !(p->ns & NS_MOUNT)) refuse("inconsistent", "BIND without a mount namespace");
     if (p->lo_up && !(p->ns & NS_NET)) refuse("inconsistent", "LOOPBACK_UP without a network namespace");
+    if (p->nrelay && !p->lo_up) refuse("inconsistent", "RELAY_TCP_PORT needs LOOPBACK_UP in a network namespace");
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
     if (p->has_signals && p->sig_target == SIG_TARGET_ALL && !(p->ns & NS_PID))

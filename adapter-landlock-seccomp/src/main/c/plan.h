@@ -8,6 +8,7 @@
 
 #define PLAN_VERSION 1
 #define PLAN_MAX_BODY (16u << 20)
+#define PLAN_MAX_RELAY_PORTS 64
 
 enum { NS_USER = 1, NS_PID = 2, NS_NET = 4, NS_IPC = 8, NS_MOUNT = 16, NS_ALL = 31 };
 enum { BIND_READ_ONLY = 1 };
@@ -28,6 +29,7 @@ struct plan {
     int mount_proc;
     struct bind *binds; size_t nbinds;
     int lo_up;
+    uint16_t *relay_ports; size_t nrelay;
     char **cgroups; int *cgroup_fds; size_t ncgroups;
     struct rl *rlimits; size_t nrl;
     int has_ruleset; uint64_t ll_fs, ll_net, ll_scoped;

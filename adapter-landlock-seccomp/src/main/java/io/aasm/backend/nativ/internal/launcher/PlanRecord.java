@@ -16,7 +16,8 @@ public sealed interface PlanRecord {
     int type();
 
     int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04;
-    int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, BIND = 0x13, LOOPBACK_UP = 0x14;
+    int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, BIND = 0x13, LOOPBACK_UP = 0x14,
+            RELAY_TCP_PORT = 0x15;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
     int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, KEEP_FD = 0x60, SIGNALS = 0x61;
@@ -66,6 +67,11 @@ public sealed interface PlanRecord {
 
     record LoopbackUp() implements PlanRecord {
         public int type() { return LOOPBACK_UP; }
+    }
+
+    /** Relay 127.0.0.1/[::1]:port inside the new network namespace to the host's loopback, same port. */
+    record RelayTcpPort(int port) implements PlanRecord {
+        public int type() { return RELAY_TCP_PORT; }
     }
 
     /** A {@code cgroup.procs} file the launcher joins before forking. */

@@ -19,6 +19,28 @@ final class EgressCoverage {
     private EgressCoverage() {
     }
 
+    /** Most loopback ports relayed out of a network namespace (each costs two listeners in init). */
+    static final int MAX_RELAY_PORTS = 64;
+
+    /** Non-empty and every grant is TCP to loopback: the network namespace + relay route applies. */
+    static boolean loopbackTcpOnly(List<EgressGrant> grants) {
+        return !grants.isEmpty() && grants.stream().allMatch(g -> g.loopbackOnly() && g.protocol() == Protocol.TCP);
+    }
+
+    /** The distinct loopback ports to relay, or empty when there are more than {@link #MAX_RELAY_PORTS}. */
+    static Optional<List<Integer>> relayPorts(List<EgressGrant> grants) {
+        java.util.TreeSet<Integer> ports = new java.util.TreeSet<>();
+        for (EgressGrant g : grants) {
+            if (g.portFrom() == 0 || g.portTo() - g.portFrom() + 1 > MAX_RELAY_PORTS) {
+                return Optional.empty();
+            }
+            for (int p = g.portFrom(); p <= g.portTo(); p++) {
+                ports.add(p);
+            }
+        }
+        return ports.size() > MAX_RELAY_PORTS ? Optional.empty() : Optional.of(List.copyOf(ports));
+    }
+
     /** Empty when the port route enforces the grants exactly; else the sentence for the refusal. */
     static Optional<String> inexact(List<EgressGrant> grants, int maxPortRules) {
         for (EgressGrant g : grants) {
@@ -47,12 +69,15 @@ final class EgressCoverage {
                 String ports = g.portFrom() == g.portTo() ? "port: " + g.portFrom()
                         : "ports: \"" + g.portFrom() + "-" + g.portTo() + "\"";
                 return Optional.of(g.loopbackOnly()
-                        ? "a TCP grant {host: loopback, " + ports + "} cannot be enforced exactly: Landlock matches "
+                        ? "a TCP grant {host: loopback, " + ports + "} cannot be enforced here: mixed with other "
+                        + "grants, or without network namespaces, it would be a Landlock port rule, which matches "
                         + "the port, not the destination, so the program could reach that port on every address "
                         + "(other addresses of this host, 169.254.169.254, remote hosts). aasm-native enforces "
-                        + "egress exactly only as no egress (allow: []) or a TCP port open to every destination "
-                        + "({host: " + ALL_V4 + ", " + ports + "} and {host: '" + ALL_V6 + "', " + ports + "}). Grant "
-                        + "those, or set network.egress posture: optional to run without this guarantee"
+                        + "egress exactly as: no egress (allow: []); loopback TCP ports alone (at most "
+                        + MAX_RELAY_PORTS + ", relayed out of a network namespace; needs namespaces); or a TCP port "
+                        + "open to every destination ({host: " + ALL_V4 + ", " + ports + "} and {host: '" + ALL_V6
+                        + "', " + ports + "}). Change the grants to one of these, or set network.egress posture: "
+                        + "optional to run without this guarantee"
                         : "a TCP grant to '" + g.host() + "' is enforced as the port on every destination of both "
                         + "families; grant {host: " + ALL_V4 + ", " + ports + "} and {host: '" + ALL_V6 + "', "
                         + ports + "} together");

@@ -98,6 +98,18 @@ public final class Lowerer {
 
     private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, Seccomp sc) {
         sc.denyIoUring = true;
+        if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackTcpOnly(e.grants())) {
+            // Same decision as Routes.relay: the host's loopback, port by port, nothing else routable.
+            List<Integer> ports = EgressCoverage.relayPorts(e.grants()).orElseThrow();
+            b.namespaces.add(Namespace.NET);
+            b.relayTcpPorts.addAll(ports);
+            sc.sockets(false, CapabilityDomain.NETWORK_EGRESS);
+            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback, no route out");
+            b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] ports " + ports
+                    + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
+            b.step(CapabilityDomain.NETWORK_EGRESS, "seccomp: udp, raw and packet sockets denied; io_uring denied");
+            return Optional.empty();
+        }
         if (r.scope() instanceof Scope.Egress e && !e.grants().isEmpty()) {
             boolean udp = false;
             for (var g : e.grants()) {

@@ -30,7 +30,8 @@ public record NativePlan(
         Map<Rlimit, Long> rlimits,
         List<CgroupLimit> cgroupLimits,
         OptionalLong wallClockSeconds,
-        Map<CapabilityDomain, List<String>> installed) {
+        Map<CapabilityDomain, List<String>> installed,
+        List<Integer> relayTcpPorts) {
     public NativePlan {
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
@@ -46,6 +47,10 @@ public record NativePlan(
         EnumMap<CapabilityDomain, List<String>> copy = new EnumMap<>(CapabilityDomain.class);
         installed.forEach((d, s) -> copy.put(d, List.copyOf(s)));
         installed = java.util.Collections.unmodifiableMap(copy);
+        relayTcpPorts = List.copyOf(relayTcpPorts);
+        if (!relayTcpPorts.isEmpty() && !namespaces.contains(Namespace.NET)) {
+            throw new IllegalArgumentException("relayed ports need a network namespace");
+        }
     }
 
     public enum Namespace { USER, MOUNT, PID, NET, IPC }
@@ -98,6 +103,7 @@ public record NativePlan(
         final List<CgroupLimit> cgroupLimits = new ArrayList<>();
         Long wallClock;
         final Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
+        final List<Integer> relayTcpPorts = new ArrayList<>();
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
             this.program = program;
@@ -113,7 +119,8 @@ public record NativePlan(
         NativePlan build() {
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
                     Optional.ofNullable(hostsFile), mountProc, rlimits, cgroupLimits,
-                    wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed);
+                    wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
+                    relayTcpPorts);
         }
     }
 }

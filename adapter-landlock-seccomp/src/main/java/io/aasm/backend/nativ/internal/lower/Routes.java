@@ -92,6 +92,9 @@ public final class Routes {
         if (!(scope instanceof Scope.Egress egress)) {
             return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
         }
+        if (EgressCoverage.loopbackTcpOnly(egress.grants()) && facts.namespaces()) {
+            return relay(egress);
+        }
         Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
         if (inexact.isPresent()) {
             return new Route.Unsupported(inexact.get());
@@ -106,6 +109,28 @@ public final class Routes {
         }
         return new Route.Supported("landlock TCP connect by port (every destination) + seccomp denies "
                 + (udp ? "" : "udp/") + "raw/packet sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
+    }
+
+    /** Loopback TCP ports only: a new network namespace whose loopback ports are relayed to the host's. */
+    private Route relay(Scope.Egress egress) {
+        Optional<List<Integer>> ports = EgressCoverage.relayPorts(egress.grants());
+        if (ports.isEmpty()) {
+            return new Route.Unsupported("loopback TCP grants are relayed port by port out of a network namespace, "
+                    + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports (1-65535); list the ports the program "
+                    + "needs, or set network.egress posture: optional to run without this guarantee");
+        }
+        return new Route.Supported("new network namespace (only its own loopback) + a relay outside it connecting "
+                + "127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted ports + seccomp denies "
+                + "udp/raw/packet sockets and io_uring", List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
+                "the granted services see connections from the relay (a process of the supervisor's user outside "
+                        + "the boundary), not from the program's own address and port",
+                "only 127.0.0.1 and ::1 on the granted ports reach the host (::1 only where the new namespace has "
+                        + "IPv6); every other destination, including 127.0.0.2 and the host's other addresses, is "
+                        + "unroutable",
+                "at most " + EgressCoverage.MAX_RELAY_PORTS + " relayed connections at a time; more are reset",
+                "UDP to loopback cannot be granted; listening inside the namespace is invisible outside it",
+                "socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted, but nothing "
+                        + "outside the namespace is routable"));
     }
 
     private Route nameResolution(List<ControlRequirement> all) {

@@ -32,6 +32,7 @@ public final class MessageMapper {
             }
             if (ns.contains(PlanRecord.Namespace.NET)) {
                 m.loopbackUp();
+                plan.relayTcpPorts().forEach(m::relayTcpPort);
             }
         }
         if (plan.mountProc()) {

@@ -124,32 +124,107 @@ class NetworkConfinementTest {
 
     /**
      * The escape the conformance suite found: a loopback port grant installed as a Landlock port rule
-     * let the grandchild reach the same port on another address of this host. Now the grant refuses
-     * before launch (nothing reaches the listener); the control, the same port granted to every
-     * destination (what the rule really enforces), reaches it.
+     * let the grandchild reach the same port on another address of this host. Now the program runs in
+     * its own network namespace and only the granted loopback port is relayed: the other address of
+     * this host on the granted port receives nothing; the control (the port granted to every
+     * destination, the one grant that differs) reaches it.
      */
     @Test
-    void aLoopbackPortGrantRefusesBeforeLaunchInsteadOfOpeningThePortEverywhere() throws Exception {
+    void aLoopbackPortGrantDoesNotReachThePortOnAnotherAddressOfThisHost() throws Exception {
         Harness h = Harness.shared();
         Optional<InetAddress> local = nonLoopbackAddress();
         Assumptions.assumeTrue(local.isPresent(),
                 "environment cannot host this check: this host has no non-loopback IPv4 address to listen on");
-        try (ServerSocketChannel server = listen(local.get(), 0)) {
-            int port = port(server);
-            Path marker = tmp.resolve("ran");
-            String action = "touch " + marker + "; echo aasm-bytes > /dev/tcp/" + local.get().getHostAddress() + "/" + port;
-            var spec = Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port))));
-            var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
-            SupportLevel.Unsupported u = assertInstanceOf(SupportLevel.Unsupported.class, report.support());
-            assertTrue(u.reason().contains("0.0.0.0/0") && u.reason().contains("every address"), u.reason());
-            assertFalse(report.canPrevent());
-            LaunchException e = assertThrows(LaunchException.class, () -> h.run(spec));
-            assertEquals(LaunchFailureKind.BOUNDARY_REFUSED, e.kind());
-            assertFalse(Files.exists(marker), "nothing ran");
-            assertEquals("", drain(server), "nothing reached the other address");
+        try (ServerSocketChannel granted = listen(InetAddress.getLoopbackAddress(), 0);
+             ServerSocketChannel other = listen(local.get(), port(granted))) {
+            int port = port(granted);
+            String action = "echo aasm-bytes > /dev/tcp/" + local.get().getHostAddress() + "/" + port;
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            assertEquals("", drain(other), "the granted port number on another address of this host is unreachable");
+            assertEquals("", drain(granted), "and nothing was redirected to the granted service either");
             h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(everywhere(port)))));
-            assertEquals("aasm-bytes\n", drain(server), "control: the port granted to every destination reaches it");
+            assertEquals("aasm-bytes\n", drain(other), "control: the port granted to every destination reaches it");
         }
+    }
+
+    @Test
+    void aLoopbackPortGrantReachesOnlyThatPortOfTheHostLoopback() throws Exception {
+        Harness h = Harness.shared();
+        try (ServerSocketChannel server = listen(InetAddress.getLoopbackAddress(), 0)) {
+            int port = port(server);
+            String action = "echo aasm-bytes > /dev/tcp/127.0.0.1/" + port;
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port == 65535 ? 1 : port + 1)))));
+            assertEquals("", drain(server), "an unlisted loopback port receives nothing");
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            assertEquals("aasm-bytes\n", drain(server), "control: the granted loopback port receives the bytes");
+        }
+    }
+
+    @Test
+    void aLoopbackPortGrantAlsoReachesTheHostIpv6Loopback() throws Exception {
+        Harness h = Harness.shared();
+        ServerSocketChannel server;
+        try {
+            server = listen(InetAddress.getByName("::1"), 0);
+        } catch (IOException e) {
+            Assumptions.abort("environment cannot host this check: no IPv6 loopback on this host: " + e.getMessage());
+            return;
+        }
+        try (server) {
+            int port = port(server);
+            String action = "echo aasm-bytes > /dev/tcp/::1/" + port;
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port == 65535 ? 1 : port + 1)))));
+            assertEquals("", drain(server), "an unlisted port on ::1 receives nothing");
+            h.run(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            assertEquals("aasm-bytes\n", drain(server), "control: the granted port on the host's ::1 receives the bytes");
+        }
+    }
+
+    @Test
+    void theRelayCarriesBothWaysAndDoesNotOutliveTheTree() throws Exception {
+        Harness h = Harness.shared();
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int port = port(server);
+            Path out = tmp.resolve("reply");
+            // The grandchild says hello, waits for the service's answer, and leaves a daemon holding the connection.
+            String action = "exec 3<>/dev/tcp/127.0.0.1/" + port + "; echo hello >&3; read x <&3; echo $x > " + out
+                    + "; (setsid sleep 600 <&3 >&3 &)";
+            var handle = h.start(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            try (SocketChannel c = server.accept()) {
+                c.socket().setSoTimeout(20_000);
+                var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.socket().getInputStream(),
+                        StandardCharsets.US_ASCII));
+                assertEquals("hello", in.readLine());
+                int peerPort = ((InetSocketAddress) c.getRemoteAddress()).getPort();
+                long relay = HostSockets.ownerOfLoopbackConnection(peerPort, port).orElseThrow(
+                        () -> new AssertionError("no process holds the host side of the connection"));
+                Path proc = Path.of("/proc/" + relay);
+                assertEquals("aasm-launch", Files.readSymbolicLink(proc.resolve("exe")).getFileName().toString(),
+                        "the host side is held by the launcher's relay, not by the program");
+                assertEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")), Files.readSymbolicLink(proc.resolve("ns/net")),
+                        "the relay lives in the host's network namespace");
+                c.socket().getOutputStream().write("answer\n".getBytes(StandardCharsets.US_ASCII));
+                h.backend.waitFor(handle);
+                assertEquals("answer\n", Files.readString(out), "the service's answer reached the program");
+                assertFalse(Files.exists(Path.of("/proc/" + relay)), "the relay (pid " + relay + ") survived the tree");
+            }
+        }
+    }
+
+    @Test
+    void aLoopbackGrantMixedWithOtherGrantsRefusesBeforeLaunch() throws Exception {
+        Harness h = Harness.shared();
+        Path marker = tmp.resolve("ran");
+        List<EgressGrant> mixed = new ArrayList<>(everywhere(443));
+        mixed.add(tcp(8080));
+        var spec = Harness.grandchild("/bin/sh", "touch " + marker, tmp, Map.of(), List.of(egress(mixed)));
+        var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        SupportLevel.Unsupported u = assertInstanceOf(SupportLevel.Unsupported.class, report.support());
+        assertTrue(u.reason().contains("every address") && u.reason().contains("loopback TCP ports alone"), u.reason());
+        LaunchException e = assertThrows(LaunchException.class, () -> h.run(spec));
+        assertEquals(LaunchFailureKind.BOUNDARY_REFUSED, e.kind());
+        assertFalse(Files.exists(marker), "nothing ran");
     }
 
     @Test
@@ -177,7 +252,6 @@ class NetworkConfinementTest {
         Harness h = Harness.shared();
         for (List<EgressGrant> inexact : List.of(
                 List.of(new EgressGrant(Protocol.TCP, "example.com", 443, 443)),
-                List.of(tcp(8080)),
                 List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8080)),
                 List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8081), new EgressGrant(Protocol.TCP, "::/0", 8080, 8080)),
                 List.of(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53)))) {
@@ -186,6 +260,10 @@ class NetworkConfinementTest {
             assertInstanceOf(SupportLevel.Unsupported.class, report.support(), inexact.toString());
             assertFalse(report.canPrevent(), inexact.toString());
         }
+        var relayed = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(tcp(8080)))))
+                .reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        SupportLevel.Partial r = assertInstanceOf(SupportLevel.Partial.class, relayed.support());
+        assertTrue(r.limitations().stream().anyMatch(l -> l.contains("connections from the relay")), r.limitations().toString());
         var exact = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(everywhere(8080)))))
                 .reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
         SupportLevel.Partial p = assertInstanceOf(SupportLevel.Partial.class, exact.support());

@@ -22,7 +22,7 @@ class LauncherLifelineTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"pidns", "nopidns"})
+    @ValueSource(strings = {"pidns", "nopidns", "relay"})
     void killingTheSupervisorKillsTheWholeTree(String mode) throws Exception {
         String tag = LauncherFixture.newTag();
         Path marker = dir.resolve("daemon-started");
@@ -41,11 +41,27 @@ class LauncherLifelineTest {
             LauncherFixture.waitFor(() -> Files.exists(marker));
             List<ProcessHandle> tree = LauncherFixture.tagged(tag);
             assertEquals(3, tree.size(), "program sleep, daemon shell's sleep and daemon sleep: " + tree);
+            // The relay: the launcher's child that stayed in this (the host's) network namespace.
+            Path hostNet = Files.readSymbolicLink(Path.of("/proc/self/ns/net"));
+            List<Long> relay = !mode.equals("relay") ? List.of() : ProcessHandle.of(launcherPid).orElseThrow().children()
+                    .map(ProcessHandle::pid)
+                    .filter(pid -> {
+                        try {
+                            return Files.readSymbolicLink(Path.of("/proc/" + pid + "/ns/net")).equals(hostNet);
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    }).toList();
+            assertEquals(mode.equals("relay") ? 1 : 0, relay.size(), "relay processes (only init left the namespace): "
+                    + relay);
 
             helper.destroyForcibly().waitFor();
             LauncherFixture.waitFor(() -> LauncherFixture.tagged(tag).isEmpty() && ProcessHandle.of(launcherPid).map(h -> !h.isAlive()).orElse(true));
             assertEquals(List.of(), LauncherFixture.tagged(tag));
             assertFalse(ProcessHandle.of(launcherPid).map(ProcessHandle::isAlive).orElse(false));
+            for (long pid : relay) {
+                assertFalse(Files.exists(Path.of("/proc/" + pid)), "the relay " + pid + " survived the supervisor");
+            }
         } finally {
             helper.destroyForcibly();
             LauncherFixture.tagged(tag).forEach(ProcessHandle::destroyForcibly);

@@ -54,6 +54,11 @@ class LauncherRefusalTest {
                 Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET))
                         .signals(PlanRecord.SignalTarget.ALL, 15).build()),
                 Arguments.of("inconsistent", trueplan().landlockPath(4, "/usr").build()),
+                Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET))
+                        .relayTcpPort(8080).build()),
+                Arguments.of("duplicate_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayTcpPort(8080).relayTcpPort(8080).build()),
+                Arguments.of("malformed_record", trueplan().add(new PlanRecord.Raw(0x15, new byte[3])).build()),
                 Arguments.of("bad_rlimit", trueplan().rlimit(99, 1, 1).build()),
                 Arguments.of("bad_rlimit", trueplan().rlimit(PlanRecord.Rlimit.NOFILE, 10, 5).build()),
                 Arguments.of("fd_missing", trueplan().keepFds(57).build()),

@@ -110,13 +110,23 @@ class LowererTest {
                 new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8000, 8002), new EgressGrant(Protocol.TCP, "::/0", 8000, 8002)))));
         assertEquals(List.of(8000, 8001, 8002), p.landlock().orElseThrow().ports().stream().map(NativePlan.PortRule::port).toList());
         assertFalse(p.namespaces().contains(NativePlan.Namespace.NET), "port grants must reach the host's addresses");
-        assertTrue(refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
-                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8000, 8000))))).detail().contains("every address"));
+        NativePlan relayed = lowered(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
+                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8000, 8001)))));
+        assertTrue(relayed.namespaces().contains(NativePlan.Namespace.NET), "loopback grants get their own namespace");
+        assertEquals(List.of(8000, 8001), relayed.relayTcpPorts());
+        assertTrue(relayed.landlock().isEmpty(), "no port rule: nothing else is routable");
+        String noNs = refused(host(7, 1000, 0, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
+                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8000, 8000))))).detail();
+        assertTrue(noNs.contains("every address"), "without namespaces a loopback grant refuses rather than widen "
+                + "to a port rule: " + noNs);
         Lowering.Refused r = refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
                 new EgressGrant(Protocol.TCP, "10.0.0.0/8", 443, 443)))));
         assertTrue(r.detail().contains("10.0.0.0/8"), r.detail());
         assertTrue(refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
-                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 0, 65535))))).detail().contains("too wide"));
+                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 0, 65535))))).detail().contains("at most 64 ports"));
+        assertTrue(refused(host(7, 0, 100, false), req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
+                new EgressGrant(Protocol.TCP, "0.0.0.0/0", 0, 65535), new EgressGrant(Protocol.TCP, "::/0", 0, 65535)))))
+                .detail().contains("too wide"));
     }
 
     @Test

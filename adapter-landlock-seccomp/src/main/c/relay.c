@@ -1,0 +1,216 @@
+/*
+ * The loopback relay (RELAY_TCP_PORT, PROTOCOL.md). The program runs in a new network namespace whose
+ * only interface is its own `lo`, so no destination of the host or beyond is routable. For each granted
+ * port, init listens on 127.0.0.1:Q and [::1]:Q inside that namespace and hands every accepted
+ * connection (SCM_RIGHTS over a socketpair) to the relay. The relay was forked before the unshare, so
+ * it stays in the host's network namespace; it connects to the host's 127.0.0.1:Q (or ::1) and copies
+ * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "relay.h"
+
+#define RELAY_MAX_CONNS 64
+#define RELAY_BUF 16384
+#define RELAY_DRAIN_SECONDS 2
+
+struct half { char buf[RELAY_BUF]; size_t len, off; int eof, shut; };
+/* a: the program's side (inside the namespace), b: the host's loopback service. */
+struct conn { int a, b; struct half ab, ba; };
+static struct conn conns[RELAY_MAX_CONNS];
+
+static void drop(struct conn *c) {
+    close(c->a);
+    close(c->b);
+    memset(c, 0, sizeof *c);
+    c->a = c->b = -1;
+}
+
+static int host_connect(uint16_t port, int family) {
+    int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return -1;
+    int rc;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+        rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
+    } else {
+        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr = {htonl(INADDR_LOOPBACK)}};
+        rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
+    }
+    if (rc < 0) { close(s); return -1; }
+    fcntl(s, F_SETFL, O_NONBLOCK);
+    return s;
+}
+
+/* One message from init: u16 port (little-endian), u8 family (4/6), and the accepted socket. */
+static int receive(int ctl) {
+    unsigned char msg[3];
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {msg, sizeof msg};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+    ssize_t n = recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC);
+    if (n == 0) return 0; /* init is gone: the tree is over */
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? 1 : 0;
+    int fd = -1;
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+    if (fd < 0) return 1;
+    if (n != 3) { close(fd); return 1; }
+    struct conn *slot = NULL;
+    for (int i = 0; i < RELAY_MAX_CONNS && !slot; i++)
+        if (conns[i].a < 0) slot = &conns[i];
+    int b = slot ? host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET) : -1;
+    if (b < 0) { close(fd); return 1; } /* bounded, or nothing listens on the host: the program sees a reset */
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    memset(slot, 0, sizeof *slot);
+    slot->a = fd;
+    slot->b = b;
+    return 1;
+}
+
+/* Moves bytes from `from` into h and from h to `to`. Returns -1 when the connection must be dropped. */
+static int pump(int from, short rev_from, int to, short rev_to, struct half *h) {
+    if ((rev_from & (POLLIN | POLLHUP | POLLERR)) && h->len == 0 && !h->eof) {
+        ssize_t n = read(from, h->buf, sizeof h->buf);
+        if (n > 0) { h->len = (size_t)n; h->off = 0; }
+        else if (n == 0) h->eof = 1;
+        else if (errno != EAGAIN && errno != EINTR) return -1;
+    }
+    if ((rev_to & POLLOUT) && h->off < h->len) {
+        ssize_t n = send(to, h->buf + h->off, h->len - h->off, MSG_NOSIGNAL);
+        if (n > 0) h->off += (size_t)n;
+        else if (n < 0 && errno != EAGAIN && errno != EINTR) return -1;
+        if (h->off == h->len) h->len = h->off = 0;
+    }
+    if (rev_to & (POLLERR | POLLHUP) && !(rev_to & POLLIN) && h->len) return -1;
+    if (h->eof && h->len == 0 && !h->shut) { shutdown(to, SHUT_WR); h->shut = 1; }
+    return 0;
+}
+
+static void relay_main(int ctl) __attribute__((noreturn));
+static void relay_main(int ctl) {
+    for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = -1;
+    struct pollfd pf[1 + 2 * RELAY_MAX_CONNS];
+    int draining = 0;
+    for (;;) {
+        if (draining) {
+            /* The tree is over: deliver what the program sent before it ended, then go. */
+            int left = 0;
+            for (int i = 0; i < RELAY_MAX_CONNS; i++)
+                if (conns[i].a >= 0 && !conns[i].ab.shut) left++;
+            if (!left) _exit(0);
+        }
+        int n = 0;
+        pf[n++] = (struct pollfd){draining ? -1 : ctl, POLLIN, 0};
+        for (int i = 0; i < RELAY_MAX_CONNS; i++) {
+            struct conn *c = &conns[i];
+            if (c->a < 0) continue;
+            short ea = (short)((c->ab.len == 0 && !c->ab.eof ? POLLIN : 0) | (c->ba.off < c->ba.len ? POLLOUT : 0));
+            short eb = (short)((c->ba.len == 0 && !c->ba.eof ? POLLIN : 0) | (c->ab.off < c->ab.len ? POLLOUT : 0));
+            pf[n++] = (struct pollfd){c->a, ea, 0};
+            pf[n++] = (struct pollfd){c->b, eb, 0};
+        }
+        if (poll(pf, (nfds_t)n, -1) < 0) continue;
+        int k = 1;
+        for (int i = 0; i < RELAY_MAX_CONNS; i++) {
+            struct conn *c = &conns[i];
+            if (c->a < 0) continue;
+            short ra = pf[k++].revents, rb = pf[k++].revents;
+            /* An error, or a side shut both ways with nothing left to read from it, ends the pair: poll would
+             * report it forever (events are not maskable), so keeping the pair would spin. */
+            if (pump(c->a, ra, c->b, rb, &c->ab) < 0 || pump(c->b, rb, c->a, ra, &c->ba) < 0
+                || (c->ab.shut && c->ba.shut) || ((ra | rb) & POLLERR)
+                || ((ra & POLLHUP) && c->ab.eof && c->ab.len == 0) || ((rb & POLLHUP) && c->ba.eof && c->ba.len == 0))
+                drop(c);
+        }
+        if (!draining && pf[0].revents && !receive(ctl)) {
+            draining = 1;
+            alarm(RELAY_DRAIN_SECONDS); /* default action: the relay ends even if a service never reads */
+        }
+    }
+}
+
+pid_t relay_start(int *init_end) {
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) refuse("relay", "socketpair: %s", strerror(errno));
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) refuse("fork", "relay: %s", strerror(errno));
+    if (pid > 0) {
+        close(sp[1]);
+        *init_end = sp[0];
+        return pid;
+    }
+    /* The launcher is single-threaded, so PDEATHSIG towards it is reliable: the relay dies with it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    /* The drain deadline is SIGALRM's default action: never inherit it ignored or blocked. */
+    signal(SIGALRM, SIG_DFL);
+    sigset_t alrm;
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+    /* Keep nothing of the launcher's: not the supervisor's channel, not the user's stdio. */
+    int ctl = fcntl(sp[1], F_DUPFD_CLOEXEC, 10); /* out of the way of stdio, even if the launcher had none */
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd < 3; fd++) if (null >= 0) dup2(null, fd);
+    if (ctl < 0 || dup2(ctl, 3) < 0) _exit(1);
+    if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0)
+        for (int fd = 4; fd < 4096; fd++) close(fd);
+    relay_main(3);
+}
+
+size_t relay_listen(const uint16_t *ports, size_t n, int *fds, uint16_t *fports, int *families) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(ports[i]), .sin_addr = {htonl(INADDR_LOOPBACK)}};
+        if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(s, 64) < 0)
+            refuse("relay", "listen on 127.0.0.1:%u in the new network namespace: %s", ports[i], strerror(errno));
+        fds[count] = s; fports[count] = ports[i]; families[count++] = 4;
+        /* IPv6 only where the namespace has it; without ::1 the program simply cannot use IPv6. */
+        int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (s6 < 0) continue;
+        int one = 1;
+        setsockopt(s6, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(ports[i]), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+        if (bind(s6, (struct sockaddr *)&sa6, sizeof sa6) < 0) {
+            if (errno != EADDRNOTAVAIL) refuse("relay", "listen on [::1]:%u: %s", ports[i], strerror(errno));
+            close(s6);
+            continue;
+        }
+        if (listen(s6, 64) < 0) refuse("relay", "listen on [::1]:%u: %s", ports[i], strerror(errno));
+        fds[count] = s6; fports[count] = ports[i]; families[count++] = 6;
+    }
+    return count;
+}
+
+void relay_pass(int relay_sock, int listener, uint16_t port, int family) {
+    for (;;) {
+        int c = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) return; /* EAGAIN: drained */
+        unsigned char msg[3] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family};
+        char cbuf[CMSG_SPACE(sizeof(int))];
+        memset(cbuf, 0, sizeof cbuf);
+        struct iovec iov = {msg, sizeof msg};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &c, sizeof c);
+        sendmsg(relay_sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL); /* a full or dead relay: the program sees a reset */
+        close(c);
+    }
+}
