@@ -120,12 +120,18 @@ final class NetworkScenarios {
                 return b.needsActor().get();
             }
             Sinks.Sink target = Sinks.udp(LOOPBACK);
-            // no grant opens raw sockets; a backend that refuses them outright says EPERM at socket()
-            Optional<String> denial = verb.equals("rawudp") ? Optional.of("socket raw: errno=EPERM") : Optional.empty();
+            // no grant opens raw sockets; a backend that refuses them (or UDP) outright says EPERM at socket()
+            Optional<String> denial = Optional.of(verb.equals("rawudp") ? "socket raw: errno=EPERM" : "socket: errno=EPERM");
             return stage(b, name, target, b.actor() + " " + verb + " 127.0.0.1 " + target.port() + " exfil",
                     "{host: loopback, port: " + target.port() + ", protocol: udp}", Sinks.tcp(LOOPBACK, 0), denial);
         });
     }
+
+    /**
+     * What the actor prints when its own network namespace has no route to the destination: a backend
+     * that refuses every grant of a non-loopback host denies it whatever the grant (see the Judge).
+     */
+    static final String UNROUTABLE = "connect: errno=ENETUNREACH";
 
     /** The granted port number, but on a non-loopback address of this host. */
     private static Scenario otherAddress() {
@@ -150,7 +156,7 @@ final class NetworkScenarios {
                     }
                     String host = local.get().getHostAddress();
                     return stage(b, name, target, b.actor() + " tcp " + host + " " + target.port() + " exfil",
-                            "{host: " + host + ", port: " + target.port() + "}", granted, Optional.empty());
+                            "{host: " + host + ", port: " + target.port() + "}", granted, Optional.of(UNROUTABLE));
                 });
     }
 
@@ -194,7 +200,7 @@ final class NetworkScenarios {
                                 + "=true hosts it on lo for the run)");
                     }
                     Staging s = stage(b, name, target, b.actor() + " tcp " + METADATA + " " + target.port() + " exfil",
-                            "{host: " + METADATA + ", port: " + target.port() + "}", granted, Optional.empty());
+                            "{host: " + METADATA + ", port: " + target.port() + "}", granted, Optional.of(UNROUTABLE));
                     Staged st = ((Staging.Ready) s).staged();
                     return new Staging.Ready(new Staged(st.hostilePolicy(), st.controlPolicy(), st.controlGrant(),
                             st.script(), st.effect(), st.reset(), st.cleanup().andThen(unalias), st.denialSignature()));

@@ -79,6 +79,14 @@ final class Judge {
                     + " (control [" + staged.controlGrant() + "] also failed with '" + staged.denialSignature().get()
                     + "'; the same action escaped under none on this host)", claim, claims);
         }
+        if (c instanceof Trial.Refused cr && worksUnconfined && staged.denialSignature().isPresent()
+                && h.diagnostics().contains(staged.denialSignature().get())) {
+            // The backend will not grant the widening at all, so the denial the hostile run met cannot depend on it.
+            return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + "; denied irrespective of the grant"
+                    + " (the hostile run failed with '" + staged.denialSignature().get() + "'; the backend refuses the"
+                    + " control's grant [" + staged.controlGrant() + "] before launch: " + firstLine(cr.why())
+                    + "; the same action escaped under none on this host)", claim, claims);
+        }
         String why = c instanceof Trial.Ran cr ? "control [" + staged.controlGrant() + "] had no effect either: "
                 + cr.effect().evidence() + " (" + firstLine(cr.diagnostics()) + ")"
                 : c instanceof Trial.NotLaunched n ? "control [" + staged.controlGrant() + "] not launched: " + n.why()

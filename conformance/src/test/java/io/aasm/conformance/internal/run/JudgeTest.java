@@ -66,10 +66,19 @@ class JudgeTest {
         assertFalse(v.fails());
         assertFalse(v.claimsPrevention());
         assertTrue(v.detail().contains("domain_unsupported") && v.detail().contains("no boundary"), v.detail());
-        Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "");
+        Trial hostile = ran(Reports.prevention(), Effect.absent("none"), "socket: errno=EPERM (x)");
         Verdict c = judge(hostile, new Trial.Refused("x"), Optional.empty());
         assertEquals(Outcome.INCONCLUSIVE_CONTROL, c.outcome(), "a refused control proves nothing");
         assertTrue(c.fails() && c.detail().contains("refused before launch"), c.detail());
+        Optional<String> sig = Optional.of("socket: errno=EPERM");
+        Verdict attributed = Judge.judge(SC, "x", staged(sig), hostile, () -> new Trial.Refused("udp unsupported"), true);
+        assertEquals(Outcome.PREVENTED, attributed.outcome(), "a grant the backend never gives cannot be what denied");
+        assertTrue(attributed.detail().contains("refuses the control's grant"), attributed.detail());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", staged(sig), hostile,
+                () -> new Trial.Refused("udp unsupported"), false).outcome(), "only with an escape under none");
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", staged(sig), ran(Reports.prevention(),
+                Effect.absent("none"), "sendto: errno=EPERM"), () -> new Trial.Refused("udp unsupported"), true)
+                .outcome(), "only with the denial signature in the hostile run");
     }
 
     @Test
