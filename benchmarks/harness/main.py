@@ -123,18 +123,12 @@ def measure(present, driver, ws, port, reps, warmup):
             argv = ws.argv(w, port)
             rot = (rep * len(order) + wi) % len(present)
             for arm in present[rot:] + present[:rot]:
-                if w == "throughput":
-                    if arm.id == "unconfined":
-                        s = direct.sample(argv)
-                    elif arm.id == "native-api":
-                        s = arm.sample(w, argv)
-                    else:
-                        continue
-                else:
-                    try:
-                        s = arm.sample(w, argv)
-                    except Exception as e:
-                        s = {"wall_ms": None, "rc": 125, "rss_mib": None, "error": str(e)}
+                if w == "throughput" and arm.id not in ("unconfined", "native-api"):
+                    continue
+                try:
+                    s = direct.sample(argv) if w == "throughput" and arm.id == "unconfined" else arm.sample(w, argv)
+                except Exception as e:  # recorded as a failed sample (FAILED family), never dropped
+                    s = {"wall_ms": None, "rc": 125, "rss_mib": None, "error": str(e)}
                 if kept:
                     samples[arm.id].setdefault(w, []).append(s)
         print("repetition %d/%d %s (%.0f s, load %.2f)" % (rep + 1, total, "kept" if kept else "warm-up",

@@ -93,11 +93,11 @@ def grade_workload(family, workload, arm, base, min_reps):
         return {"workload": workload, "grade": NOT_MEASURED, "reason": "arm has no samples"}
     if not b:
         return {"workload": workload, "grade": NOT_MEASURED, "reason": "baseline has no samples"}
-    if any(s.get(metric) is None for s in a + b):
-        return {"workload": workload, "grade": NOT_MEASURED, "reason": "%s not measurable for this arm" % metric}
     if any(s["rc"] != 0 for s in a):
         rcs = sorted({s["rc"] for s in a if s["rc"] != 0})
         return {"workload": workload, "grade": FAILED, "reason": "arm samples exited %s" % rcs}
+    if any(s.get(metric) is None for s in a + b):
+        return {"workload": workload, "grade": NOT_MEASURED, "reason": "%s not measurable for this arm" % metric}
     point = _point(family, workload, arm, base, metric)
     series = [("arm", a), ("baseline", b)]
     if family in STEADY_STATE:

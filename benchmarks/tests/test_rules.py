@@ -91,6 +91,11 @@ class GradingTest(unittest.TestCase):
         confined["cpu_loop"] = series(1000, rc=125)
         self.assertEqual(rules.grade_family("P7", confined, base, 10)["grade"], rules.FAILED)
 
+    def test_a_launch_error_is_failed_even_without_a_time(self):
+        confined = arm(10, cpu_loop=1000)
+        confined["cpu_loop"][0] = {"wall_ms": None, "rc": 125, "rss_mib": None, "error": "driver died"}
+        self.assertEqual(rules.grade_family("P7", confined, arm(10, cpu_loop=1000), 10)["grade"], rules.FAILED)
+
     def test_unstable_baseline_blocks_the_grade(self):
         base = arm(10)
         base["cpu_loop"] = series(1000, 0.8)
