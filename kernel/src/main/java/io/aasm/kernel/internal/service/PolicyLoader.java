@@ -17,6 +17,8 @@ final class PolicyLoader {
 
     static final String NO_POLICY = "<none>";
 
+    private final PolicyCache cache = new PolicyCache();
+
     PolicyLoad load(Optional<String> file, List<PolicySource> sources) {
         if (file.isEmpty()) {
             return new PolicyLoad.Loaded(Policy.empty(NO_POLICY));
@@ -40,7 +42,8 @@ final class PolicyLoader {
                     + (formats.isEmpty() ? "<none>" : formats) + ")",
                     "use a file name the installed formats accept (for example policy.yaml), or install the format");
         }
-        Guarded<PolicyLoad> loaded = Guarded.call("load()", () -> source.get().load(path));
+        Guarded<PolicyLoad> loaded = Guarded.call("load()",
+                () -> cache.load(source.get(), path, () -> source.get().load(path)));
         if (loaded instanceof Guarded.Fault<PolicyLoad> f) {
             return problem(name, "the policy source failed: " + f.message(), "report this as a bug in the policy source");
         }
