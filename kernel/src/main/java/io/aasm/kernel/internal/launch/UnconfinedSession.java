@@ -71,6 +71,7 @@ public final class UnconfinedSession implements LaunchSession {
     }
 
     private static final long GRACE_MILLIS = 2000;
+    private volatile List<ProcessHandle> terminating;
 
     @Override
     public ExitDisposition await() throws InterruptedException {
@@ -78,6 +79,12 @@ public final class UnconfinedSession implements LaunchSession {
         if (done == null) {
             done = new ExitDisposition.Exited(process.waitFor());
             exit = done;
+            List<ProcessHandle> rest = terminating;
+            if (rest != null) {
+                // The program has had its turn; what it left of the tree goes now, not later, so
+                // nothing outlives a terminated launch because the supervisor itself exits next.
+                rest.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+            }
         }
         return done;
     }
@@ -95,7 +102,8 @@ public final class UnconfinedSession implements LaunchSession {
         // The program gets the signal first so its own handler decides what happens to its children
         // (a shell's `wait` would otherwise return early when a child dies first); whatever of the tree
         // is still there after the grace period is signalled too.
-        java.util.List<ProcessHandle> tree = process.descendants().toList();
+        List<ProcessHandle> tree = process.descendants().toList();
+        terminating = tree;
         process.destroy();
         Thread sweeper = new Thread(() -> {
             try {

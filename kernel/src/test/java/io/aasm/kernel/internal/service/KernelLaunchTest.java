@@ -91,16 +91,26 @@ class KernelLaunchTest {
         KernelComponent k = kernel();
         // The shell waits on a child; if the child died first, `wait` would return 0 and the
         // program would exit 0 without ever running its own TERM handler.
-        String script = "trap 'echo got > got.txt; exit 3' TERM; echo ready > ready.txt; sleep 600 & wait";
+        String script = "trap 'echo got > got.txt; exit 3' TERM; sleep 600 & echo $! > child.pid; wait";
         LaunchSession s = k.launch(unconfined(k, "sh", List.of("-c", script), dir.toString()));
-        Path ready = dir.resolve("ready.txt");
-        for (int i = 0; i < 600 && !Files.exists(ready); i++) {
+        Path pidFile = dir.resolve("child.pid");
+        for (int i = 0; i < 600 && !(Files.exists(pidFile) && Files.size(pidFile) > 0); i++) {
             Thread.sleep(50);
         }
-        Thread.sleep(100); // let the shell reach `wait`
-        assertTrue(s.terminate(io.aasm.ports.backend.TerminationRequest.GRACEFUL));
-        assertEquals(3, s.await().shellStatus());
-        assertEquals("got\n", Files.readString(dir.resolve("got.txt"), StandardCharsets.UTF_8));
+        long child = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).trim());
+        try {
+            Thread.sleep(100); // let the shell reach `wait`
+            assertTrue(s.terminate(io.aasm.ports.backend.TerminationRequest.GRACEFUL));
+            assertEquals(3, s.await().shellStatus());
+            assertEquals("got\n", Files.readString(dir.resolve("got.txt"), StandardCharsets.UTF_8));
+            Optional<ProcessHandle> left = ProcessHandle.of(child);
+            for (int i = 0; i < 100 && left.map(ProcessHandle::isAlive).orElse(false); i++) {
+                Thread.sleep(50);
+            }
+            assertFalse(left.map(ProcessHandle::isAlive).orElse(false), "the program's child outlived the launch");
+        } finally {
+            ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     @Test
