@@ -1,6 +1,7 @@
 package io.aasm.kernel.internal.launch;
 
 import io.aasm.kernel.internal.report.PostRunReports;
+import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.ports.backend.ExecutionHandle;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IsolationBackend;
@@ -74,15 +75,10 @@ public final class ConfinedSession implements LaunchSession {
             evidence = Optional.empty();
             fault = Optional.of("evidence() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        Optional<DescriptorInventory> inventory;
-        try {
-            inventory = backend.descriptorInventory(handle);
-            if (inventory == null) {
-                inventory = Optional.empty();
-            }
-        } catch (RuntimeException | LinkageError e) {
-            inventory = Optional.empty();
-        }
+        Guarded<Optional<DescriptorInventory>> taken = Guarded.call("descriptorInventory()",
+                () -> backend.descriptorInventory(handle));
+        Optional<DescriptorInventory> inventory = taken instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
+                ? ok.value() : Optional.empty();
         // Keep the planned sealing when the backend took no inventory of its own at launch.
         return postRun.postRun(pre, evidence, done, fault, inventory.or(pre::descriptors));
     }

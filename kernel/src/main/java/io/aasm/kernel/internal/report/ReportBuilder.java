@@ -37,11 +37,6 @@ public final class ReportBuilder {
                 Optional.empty(), Optional.empty(), Optional.empty(), rows, List.of());
     }
 
-    public IsolationReport fromPlan(ReportContext ctx, EnforcementPlan plan, Optional<BackendCapabilities> caps,
-                                    Optional<BackendSelection> selection) {
-        return fromPlan(ctx, plan, caps, selection, Optional.empty());
-    }
-
     /**
      * {@code descriptors} is the sealing the backend guarantees for this plan; without it the launch
      * cannot be least-authority, so a READY plan is reported DEGRADED.

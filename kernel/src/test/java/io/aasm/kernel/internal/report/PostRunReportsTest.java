@@ -46,7 +46,8 @@ class PostRunReportsTest {
         Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, new Selector(new Negotiator()).select(
                 IsolationClass.AUTO, Optional.empty(), spec(l),
                 List.of(new InstalledBackend("tb", 0, new TestBackend("tb", Caps.allStrong()))), WalkOrder.parse("")));
-        return new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.empty());
+        return new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.empty(),
+                Optional.empty());
     }
 
     private static EnforcementEvidence evidence(EvidenceRecord... records) {

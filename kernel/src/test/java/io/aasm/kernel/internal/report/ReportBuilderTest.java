@@ -83,7 +83,8 @@ class ReportBuilderTest {
 
     private IsolationReport planReport(PolicyLowering l, BackendCapabilities caps) {
         Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, select(l, null, caps));
-        return builder.fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.of(c.record()));
+        return builder.fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.of(c.record()),
+                Optional.empty());
     }
 
     private static void assertNoCoverageClaims(IsolationReport r) {
@@ -225,7 +226,8 @@ class ReportBuilderTest {
         TestBackend b = new TestBackend("tb", Caps.allStrong());
         Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, selector.select(IsolationClass.AUTO,
                 Optional.empty(), spec(empty), List.of(new InstalledBackend("tb", 0, b)), WalkOrder.parse("")));
-        IsolationReport r = builder.fromPlan(ctx(empty), c.plan(), c.candidate().capabilities(), Optional.empty());
+        IsolationReport r = builder.fromPlan(ctx(empty), c.plan(), c.candidate().capabilities(),
+                Optional.empty(), Optional.empty());
         assertNotEquals(ReportedPosture.READY, r.posture());
         assertEquals(ReportedPosture.NO_BOUNDARY, r.posture());
     }
