@@ -1,5 +1,6 @@
 /* Decoding and validation of the plan message (PROTOCOL.md). Applies nothing: any problem refuses. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,11 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         once(&seen[type], "CWD");
         p->cwd = absolute(v, len, "CWD");
         break;
+    case 0x05:
+        once(&seen[type], "TERMINAL");
+        need(len, 0, "TERMINAL");
+        p->terminal = 1;
+        break;
     case 0x10:
         once(&seen[type], "NAMESPACES");
         need(len, 4, "NAMESPACES");
@@ -85,15 +91,23 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         p->mount_proc = 1;
         break;
     case 0x13: {
-        if (len < 8) refuse("malformed_record", "BIND payload of %u bytes", len);
-        uint32_t flags = u32(v), slen = u32(v + 4);
-        if (flags & ~(uint32_t)BIND_READ_ONLY) refuse("malformed_record", "BIND flags 0x%x", flags);
-        if (slen > len - 8) refuse("malformed_record", "BIND source length %u overruns the record", slen);
-        p->binds = grow(p->binds, p->nbinds + 1, sizeof *p->binds);
-        p->binds[p->nbinds].flags = flags;
-        p->binds[p->nbinds].src = absolute(v + 8, slen, "BIND source");
-        p->binds[p->nbinds].tgt = absolute(v + 8 + slen, len - 8 - slen, "BIND target");
-        p->nbinds++;
+        if (len < 12) refuse("malformed_record", "VIEW_OP payload of %u bytes", len);
+        uint32_t op = u32(v), flags = u32(v + 4), alen = u32(v + 8);
+        if (alen > len - 12) refuse("malformed_record", "VIEW_OP first field length %u overruns the record", alen);
+        if (op < VOP_ROOT || op > VOP_DIR) refuse("malformed_record", "VIEW_OP kind %u", op);
+        if (op == VOP_ROOT ? (p->nview != 0 || flags > VIEW_BASE_HOST_RO) : (p->nview == 0 || (flags & ~(uint32_t)VF_ALL)))
+            refuse("malformed_record", "VIEW_OP %u with flags 0x%x at position %zu (ROOT comes first, once)", op, flags,
+                   p->nview);
+        p->view = grow(p->view, p->nview + 1, sizeof *p->view);
+        struct viewop *o = &p->view[p->nview++];
+        o->op = op;
+        o->flags = flags;
+        o->fd = -1;
+        o->a = string(v + 12, alen, "VIEW_OP first field");
+        o->b = string(v + 12 + alen, len - 12 - alen, "VIEW_OP second field");
+        if (op != VOP_ROOT && o->b[0] != '/') refuse("relative_path", "VIEW_OP target must be absolute: '%s'", o->b);
+        if (op == VOP_BIND && o->a[0] != '/') refuse("relative_path", "VIEW_OP source must be absolute: '%s'", o->a);
+        if (op == VOP_SYMLINK && o->a[0] == 0) refuse("bad_string", "VIEW_OP symlink %s has an empty target", o->b);
         break;
     }
     case 0x14:
@@ -159,24 +173,35 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         p->nnp = 1;
         break;
     case 0x51: {
-        once(&seen[type], "SECCOMP");
+        if (p->nfilters >= PLAN_MAX_SECCOMP) refuse("duplicate_record", "more than %d SECCOMP records", PLAN_MAX_SECCOMP);
         if (len < 12 || (len - 4) % 8 != 0 || (len - 4) / 8 > MAX_SECCOMP_INSNS)
             refuse("malformed_record", "SECCOMP payload of %u bytes is not flags + 1..%d instructions", len,
                    MAX_SECCOMP_INSNS);
-        p->has_seccomp = 1;
-        p->sc_flags = u32(v);
-        p->sc_len = (unsigned short)((len - 4) / 8);
-        p->filter = calloc(p->sc_len, sizeof *p->filter);
-        if (!p->filter) refuse("internal", "out of memory");
-        for (unsigned i = 0; i < p->sc_len; i++) {
+        struct filter *f = &p->filters[p->nfilters++];
+        f->flags = u32(v);
+        f->len = (unsigned short)((len - 4) / 8);
+        f->insns = calloc(f->len, sizeof *f->insns);
+        if (!f->insns) refuse("internal", "out of memory");
+        for (unsigned i = 0; i < f->len; i++) {
             const unsigned char *in = v + 4 + 8 * i;
-            p->filter[i].code = (uint16_t)(in[0] | in[1] << 8);
-            p->filter[i].jt = in[2];
-            p->filter[i].jf = in[3];
-            p->filter[i].k = u32(in + 4);
+            f->insns[i].code = (uint16_t)(in[0] | in[1] << 8);
+            f->insns[i].jt = in[2];
+            f->insns[i].jf = in[3];
+            f->insns[i].k = u32(in + 4);
         }
         break;
     }
+    case 0x52:
+        once(&seen[type], "DROP_CAPS");
+        need(len, 0, "DROP_CAPS");
+        p->drop_caps = 1;
+        break;
+    case 0x53:
+        once(&seen[type], "PROGRAM_PID");
+        need(len, 4, "PROGRAM_PID");
+        p->program_pid = u32(v);
+        if (p->program_pid < 2 || p->program_pid > 4194303) refuse("malformed_record", "PROGRAM_PID %u", p->program_pid);
+        break;
     case 0x60: {
         need(len, 4, "KEEP_FD");
         uint32_t fd = u32(v);
@@ -210,7 +235,8 @@ static void cross_check(struct plan *p) {
     if (p->has_usermap && !(p->ns & NS_USER)) refuse("inconsistent", "USER_MAP without a user namespace");
     if (p->mount_proc && (p->ns & (NS_PID | NS_MOUNT)) != (NS_PID | NS_MOUNT))
         refuse("inconsistent", "MOUNT_PROC needs pid and mount namespaces");
-    if (p->nbinds && !(p->ns & NS_MOUNT)) refuse("inconsistent", "BIND without a mount namespace");
+    if (p->nview && !(p->ns & NS_MOUNT)) refuse("inconsistent", "VIEW_OP without a mount namespace");
+    if (p->program_pid && !(p->ns & NS_PID)) refuse("inconsistent", "PROGRAM_PID without a pid namespace");
     if (p->lo_up && !(p->ns & NS_NET)) refuse("inconsistent", "LOOPBACK_UP without a network namespace");
     if (p->nrelay && !p->lo_up) refuse("inconsistent", "RELAY_TCP_PORT needs LOOPBACK_UP in a network namespace");
     if ((p->npaths || p->nports) && !p->has_ruleset)

@@ -6,28 +6,35 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#define PLAN_VERSION 1
+#define PLAN_VERSION 2
 #define PLAN_MAX_BODY (16u << 20)
 #define PLAN_MAX_RELAY_PORTS 64
+#define PLAN_MAX_SECCOMP 4
 
 enum { NS_USER = 1, NS_PID = 2, NS_NET = 4, NS_IPC = 8, NS_MOUNT = 16, NS_ALL = 31 };
-enum { BIND_READ_ONLY = 1 };
 enum { SIG_TARGET_PROGRAM = 0, SIG_TARGET_GROUP = 1, SIG_TARGET_ALL = 2 };
 
-struct bind { uint32_t flags; char *src, *tgt; };
+/* VIEW_OP kinds and flags (PROTOCOL.md "Filesystem view"). */
+enum { VOP_ROOT = 1, VOP_BIND = 2, VOP_TMPFS = 3, VOP_DEVPTS = 4, VOP_SYMLINK = 5, VOP_DIR = 6 };
+enum { VIEW_BASE_EMPTY = 0, VIEW_BASE_HOST_RW = 1, VIEW_BASE_HOST_RO = 2 };
+enum { VF_READ_ONLY = 1, VF_NO_DEV = 2, VF_NO_EXEC = 4, VF_ALL = 7 };
+
+struct viewop { uint32_t op, flags; char *a, *b; int fd; };
 struct rl { uint32_t res; uint64_t soft, hard; };
 struct llpath { uint64_t allowed; char *path; int fd; };
 struct llport { uint64_t allowed, port; };
+struct filter { uint32_t flags; struct sock_filter *insns; unsigned short len; };
 
 struct plan {
     char *program;
     char **argv; size_t argc;
     char **envp; size_t envc;
     char *cwd;
+    int terminal;
     uint32_t ns;
     int has_usermap; uint32_t map[4]; /* inside uid, outside uid, inside gid, outside gid */
     int mount_proc;
-    struct bind *binds; size_t nbinds;
+    struct viewop *view; size_t nview;
     int lo_up;
     uint16_t *relay_ports; size_t nrelay;
     char **cgroups; int *cgroup_fds; size_t ncgroups;
@@ -36,7 +43,9 @@ struct plan {
     struct llpath *paths; size_t npaths;
     struct llport *ports; size_t nports;
     int nnp;
-    int has_seccomp; uint32_t sc_flags; struct sock_filter *filter; unsigned short sc_len;
+    struct filter filters[PLAN_MAX_SECCOMP]; size_t nfilters;
+    int drop_caps;
+    uint32_t program_pid;
     int *keep; size_t nkeep;
     int has_signals; uint32_t sig_target; uint64_t sig_mask;
 };

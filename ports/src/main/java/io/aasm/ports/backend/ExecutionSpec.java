@@ -9,6 +9,9 @@ import java.util.TreeMap;
 /**
  * What to launch and under which requirements. {@code environment} is the complete child
  * environment (already reduced to delegated names); its values are never rendered or logged.
+ * {@code protectedPaths} are the supervisor's own installation, caches and runtime state: the program must
+ * never be able to write them, so a backend makes them unreachable or read-only inside its boundary, or
+ * reports the write domain unsupported for this launch (naming the overlap) when a write grant covers one.
  */
 public record ExecutionSpec(
         String program,
@@ -18,7 +21,8 @@ public record ExecutionSpec(
         List<ControlRequirement> requirements,
         Map<String, String> environment,
         CredentialPosture credentials,
-        Stdio stdio) {
+        Stdio stdio,
+        List<String> protectedPaths) {
 
     public ExecutionSpec {
         Objects.requireNonNull(program);
@@ -29,12 +33,26 @@ public record ExecutionSpec(
         environment = java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
         Objects.requireNonNull(credentials);
         Objects.requireNonNull(stdio);
+        protectedPaths = List.copyOf(protectedPaths);
+        for (String p : protectedPaths) {
+            if (!p.startsWith("/")) {
+                throw new IllegalArgumentException("protected path must be absolute: " + p);
+            }
+        }
+    }
+
+    /** A spec without protected paths (embedded callers and tests that run no supervisor state). */
+    public ExecutionSpec(String program, List<String> args, String workingDirectory, IdentityRef identity,
+                         List<ControlRequirement> requirements, Map<String, String> environment,
+                         CredentialPosture credentials, Stdio stdio) {
+        this(program, args, workingDirectory, identity, requirements, environment, credentials, stdio, List.of());
     }
 
     /** Never prints environment values. */
     @Override
     public String toString() {
         return "ExecutionSpec[program=" + program + ", args=" + args.size() + ", workingDirectory=" + workingDirectory
-                + ", requirements=" + requirements + ", environmentNames=" + environment.keySet() + "]";
+                + ", requirements=" + requirements + ", environmentNames=" + environment.keySet() + ", protectedPaths="
+                + protectedPaths + "]";
     }
 }

@@ -5,6 +5,7 @@ import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.report.ProcessAuthority;
 import java.util.List;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;
@@ -69,6 +70,19 @@ public interface IsolationBackend {
 
     /** The descriptor inventory actually taken at launch; empty when none was taken. */
     default Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
+        return Optional.empty();
+    }
+
+    /**
+     * The privileges the backend guarantees the program will hold for a plan (every capability set empty,
+     * no_new_privs) before anything runs. Empty means no guarantee: the launch cannot be least-authority.
+     */
+    default Optional<ProcessAuthority> plannedAuthority(EnforcementPlan plan) {
+        return Optional.empty();
+    }
+
+    /** The privileges measured on the program itself after its execve; empty when not measured. */
+    default Optional<ProcessAuthority> authority(ExecutionHandle handle) {
         return Optional.empty();
     }
 }

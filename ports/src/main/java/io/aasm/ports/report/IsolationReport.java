@@ -34,6 +34,7 @@ public record IsolationReport(
         List<String> unmapped,
         CredentialPosture credentials,
         Optional<DescriptorInventory> descriptors,
+        Optional<ProcessAuthority> authority,
         Optional<RunOutcome> outcome,
         Optional<EnforcementEvidence> evidence) {
 
@@ -57,6 +58,7 @@ public record IsolationReport(
         unmapped = List.copyOf(unmapped);
         Objects.requireNonNull(credentials);
         Objects.requireNonNull(descriptors);
+        Objects.requireNonNull(authority);
         Objects.requireNonNull(outcome);
         Objects.requireNonNull(evidence);
         CapabilityDomain[] order = CapabilityDomain.values();
@@ -70,10 +72,12 @@ public record IsolationReport(
         }
     }
 
-    /** Least authority holds when no ambient authority stayed and the descriptor inventory is clean. */
+    /**
+     * Least authority holds when no ambient environment stayed, the descriptor inventory is clean, and the
+     * program holds no capability and has no_new_privs (planned before launch, measured after).
+     */
     public boolean leastAuthority() {
-        return credentials.ambientUnremoved().isEmpty() && credentials.contradictions().isEmpty()
-                && descriptors.map(DescriptorInventory::clean).orElse(false);
+        return leastAuthorityGaps().isEmpty();
     }
 
     /** Why least authority does not hold, one sentence each (empty when it holds). */
@@ -89,6 +93,11 @@ public record IsolationReport(
             gaps.add("no descriptor inventory taken");
         } else if (!descriptors.get().clean()) {
             gaps.add("descriptor inventory not clean");
+        }
+        if (authority.isEmpty()) {
+            gaps.add("the program's capabilities were not established");
+        } else {
+            gaps.addAll(authority.get().gaps());
         }
         return gaps;
     }

@@ -44,6 +44,8 @@ import io.aasm.ports.plan.PlannedRequirement;
 import io.aasm.ports.plan.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.backend.nativ.internal.runtime.PreparedFiles;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
@@ -94,27 +96,32 @@ public final class NativeBackend implements IsolationBackend {
         this.facts = HostDetector.real().detect().narrowed(settings.maxLandlockAbi(), settings.assumeUnprivileged(),
                 settings.assumeNoUserNamespaces());
         this.compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load())) : Optional.empty();
-        this.lowerer = new Lowerer(facts, compiler);
+        this.lowerer = new Lowerer(facts, compiler, List.of(probeDir().toString(), NativeSettings.stateDir().toString()));
         this.launcher = locateLauncher();
     }
 
+    private Path probeDir() {
+        return settings.probeCacheDir().orElse(ProbeCache.defaultDir());
+    }
+
+    /** Every path: a sealed memory copy, verified once, is what is executed (never a file a launch could change). */
     private Optional<LauncherBinary> locateLauncher() {
         try {
             if (settings.launcherPath().isPresent()) {
-                Path p = settings.launcherPath().get();
-                return Optional.of(new LauncherBinary(p, sha256(p)));
+                byte[] bin = java.nio.file.Files.readAllBytes(settings.launcherPath().get());
+                return Optional.of(LauncherBinary.sealedInMemory(bin, sha256(bin)));
             }
-            return Optional.of(LauncherBinary.extract());
+            return Optional.of(LauncherBinary.sealedInMemory());
         } catch (IOException | RuntimeException e) {
             launcherProblem = "the launcher binary is unavailable: " + e.getMessage();
             return Optional.empty();
         }
     }
 
-    private static String sha256(Path p) throws IOException {
+    private static String sha256(byte[] bin) {
         try {
             var md = java.security.MessageDigest.getInstance("SHA-256");
-            return java.util.HexFormat.of().formatHex(md.digest(java.nio.file.Files.readAllBytes(p)));
+            return java.util.HexFormat.of().formatHex(md.digest(bin));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -166,11 +173,11 @@ public final class NativeBackend implements IsolationBackend {
         if (why.isPresent()) {
             return BackendCapabilities.unavailable(why.get(), PlatformBoundary.SHARED_HOST_KERNEL);
         }
-        ProbeCache cache = new ProbeCache(settings.probeCacheDir().orElse(ProbeCache.defaultDir()), facts.bootId(),
+        ProbeCache cache = new ProbeCache(probeDir(), facts.bootId(),
                 facts.kernelRelease(), launcher.get().sha256(), settings.fingerprint());
         Optional<ProbeCache.Entry> entry = refresh ? Optional.empty() : cache.read();
         if (entry.isEmpty()) {
-            Map<CapabilityDomain, ProbeResult> results = new ProbeSuite(this::runDirect,
+            Map<CapabilityDomain, ProbeResult> results = new ProbeSuite(probeRunner(),
                     Path.of(System.getProperty("java.io.tmpdir"))).runAll();
             entry = Optional.of(new ProbeCache.Entry(Instant.now(), results));
             try {
@@ -246,12 +253,12 @@ public final class NativeBackend implements IsolationBackend {
         }
         NativePlan plan = ((Lowering.Lowered) l).plan();
         CgroupPlacement cg = CgroupPlacement.none();
-        MessageMapper.PreparedFiles files = MessageMapper.PreparedFiles.none();
+        PreparedFiles files = PreparedFiles.none();
         try {
             // The teardown group only as real root: joining a cgroup2 group unprivileged depends on delegation
             // rules a failed join would turn into a refused launch.
             cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), LibC.INSTANCE.geteuid() == 0);
-            files = MessageMapper.PreparedFiles.create(plan);
+            files = PreparedFiles.create(plan, NativeSettings.stateDir());
             var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
             return new Launch(plan, message, cg, files);
         } catch (IOException | RuntimeException e) {
@@ -283,10 +290,35 @@ public final class NativeBackend implements IsolationBackend {
             return token;
         }
         ExitDisposition.NotStarted ns = LaunchEvidence.notStarted(out);
-        String hint = out instanceof StartOutcome.ExecFailed f && f.errno() == StartOutcome.ExecFailed.EACCES
-                && launch.plan().landlock().map(l -> l.handledFs() != 0).orElse(false)
-                ? " (EACCES: the program, its interpreter or its libraries may lie outside the filesystem read grants)" : "";
+        boolean confinedFs = launch.plan().landlock().map(l -> l.handledFs() != 0).orElse(false);
+        String hint = !(out instanceof StartOutcome.ExecFailed f) || !confinedFs ? ""
+                : f.errno() == StartOutcome.ExecFailed.EACCES
+                ? " (EACCES: the program, its interpreter or its libraries may lie outside the filesystem read grants)"
+                : f.errno() == StartOutcome.ExecFailed.ENOENT
+                ? " (ENOENT: paths outside the filesystem grants do not exist inside the boundary; the program, its "
+                        + "interpreter or its libraries may lie outside the read grants)" : "";
         throw new LaunchException(ns.kind(), "launcher: " + ns.detail() + hint);
+    }
+
+    private io.aasm.backend.nativ.internal.probe.ProbeRunner probeRunner() {
+        return new io.aasm.backend.nativ.internal.probe.ProbeRunner() {
+            @Override
+            public ExitDisposition run(ExecutionSpec spec) throws LaunchException {
+                return runDirect(spec);
+            }
+
+            @Override
+            public AutoCloseable start(ExecutionSpec spec) throws LaunchException {
+                Launch launch = prepareLaunch(spec, spec.requirements());
+                String token = NativeBackend.this.start(launch, LaunchOptions.inherit().withStdio(
+                        Redirect.from(new java.io.File("/dev/null")), Redirect.DISCARD, Redirect.DISCARD));
+                return () -> {
+                    launch.terminate(false);
+                    launch.waitFor();
+                    running.remove(token);
+                };
+            }
+        };
     }
 
     /** Lowers and runs one launch to its end, bypassing negotiation: used by the probes. */
@@ -340,6 +372,21 @@ public final class NativeBackend implements IsolationBackend {
     @Override
     public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
         return Optional.of(new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of()));
+    }
+
+    /** Every capability set emptied, securebits locked and no_new_privs set before execve, whatever the plan. */
+    @Override
+    public Optional<ProcessAuthority> plannedAuthority(EnforcementPlan plan) {
+        return Optional.of(ProcessAuthority.planned("filter", "planned: the launcher empties every capability set "
+                + "(bounding and ambient included), locks the securebits and sets no_new_privs before execve, and "
+                + "installs at least the seccomp hardening baseline"));
+    }
+
+    /** What the program held right after its execve, read by the launcher's init from its /proc status. */
+    @Override
+    public Optional<ProcessAuthority> authority(ExecutionHandle handle) {
+        Launch l = running.get(handle.token());
+        return l == null ? Optional.empty() : l.process().flatMap(p -> p.authority());
     }
 
     /** The inventory the launcher's program child reported just before exec. */

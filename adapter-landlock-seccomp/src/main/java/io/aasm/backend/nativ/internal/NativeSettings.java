@@ -6,6 +6,13 @@ import java.util.Optional;
 /** The configuration as plain values, so tests can build the backend without a framework. */
 public record NativeSettings(int maxLandlockAbi, boolean assumeUnprivileged, boolean assumeNoUserNamespaces,
                              Optional<Path> probeCacheDir, Optional<Path> launcherPath) {
+    /** $XDG_CACHE_HOME/aasm/native, else ~/.cache/aasm/native: files the backend writes for launches. */
+    public static Path stateDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("aasm").resolve("native");
+    }
+
     public static NativeSettings defaults() {
         return new NativeSettings(-1, false, false, Optional.empty(), Optional.empty());
     }

@@ -11,6 +11,7 @@ import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.kernel.LaunchSession;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import java.util.Optional;
 
 /** A launch inside a backend's boundary. Every backend call is guarded; a throw is reported, not propagated. */
@@ -79,7 +80,11 @@ public final class ConfinedSession implements LaunchSession {
                 () -> backend.descriptorInventory(handle));
         Optional<DescriptorInventory> inventory = taken instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
                 ? ok.value() : Optional.empty();
-        // Keep the planned sealing when the backend took no inventory of its own at launch.
-        return postRun.postRun(pre, evidence, done, fault, inventory.or(pre::descriptors));
+        Guarded<Optional<ProcessAuthority>> measured = Guarded.call("authority()", () -> backend.authority(handle));
+        Optional<ProcessAuthority> authority = measured instanceof Guarded.Ok<Optional<ProcessAuthority>> held
+                ? held.value() : Optional.empty();
+        // Keep what was planned when the backend measured nothing of its own at launch.
+        return postRun.postRun(pre, evidence, done, fault, inventory.or(pre::descriptors),
+                authority.or(pre::authority));
     }
 }

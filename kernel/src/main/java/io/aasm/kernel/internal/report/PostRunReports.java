@@ -9,6 +9,7 @@ import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.RequestedControl;
 import io.aasm.ports.report.ReportedPosture;
 import io.aasm.ports.report.RunOutcome;
@@ -25,13 +26,13 @@ public final class PostRunReports {
 
     public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
                                    ExitDisposition exit) {
-        return postRun(pre, evidence, exit, Optional.empty(), pre.descriptors());
+        return postRun(pre, evidence, exit, Optional.empty(), pre.descriptors(), pre.authority());
     }
 
     /** {@code evidenceFault} names why the backend could not show its evidence (it is then absent). */
     public IsolationReport postRun(IsolationReport pre, Optional<EnforcementEvidence> evidence,
                                    ExitDisposition exit, Optional<String> evidenceFault,
-                                   Optional<DescriptorInventory> descriptors) {
+                                   Optional<DescriptorInventory> descriptors, Optional<ProcessAuthority> authority) {
         List<DomainProjection> rows = new ArrayList<>();
         boolean shortfall = false;
         for (DomainProjection row : pre.domains()) {
@@ -51,6 +52,11 @@ public final class PostRunReports {
             posture = ReportedPosture.DEGRADED;
             detail = Optional.of("the descriptor inventory taken at launch is not clean");
         }
+        if (posture == ReportedPosture.READY && !authority.map(ProcessAuthority::clean).orElse(false)) {
+            posture = ReportedPosture.DEGRADED;
+            detail = Optional.of("the program's privileges at launch are not least: " + authority
+                    .map(a -> String.join("; ", a.gaps())).orElse("not established"));
+        }
         if (posture == ReportedPosture.READY && shortfall) {
             posture = ReportedPosture.DEGRADED;
             detail = Optional.of("the backend's evidence reports a degraded or unsupported control at run time");
@@ -58,7 +64,7 @@ public final class PostRunReports {
         if (evidenceFault.isPresent()) {
             detail = Optional.of(detail.map(d -> d + "; ").orElse("") + "no evidence: " + evidenceFault.get());
         }
-        return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence, descriptors);
+        return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence, descriptors, authority);
     }
 
     static ClaimTerm claimFor(EnforcementEvidence evidence, CapabilityDomain d, ClaimTerm pre) {

@@ -16,6 +16,7 @@ import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.RefusalEntry;
 import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
@@ -38,11 +39,12 @@ public final class ReportBuilder {
     }
 
     /**
-     * {@code descriptors} is the sealing the backend guarantees for this plan; without it the launch
-     * cannot be least-authority, so a READY plan is reported DEGRADED.
+     * {@code descriptors} is the sealing and {@code authority} the privileges the backend guarantees for
+     * this plan; without either the launch cannot be least-authority, so a READY plan is reported DEGRADED.
      */
     public IsolationReport fromPlan(ReportContext ctx, EnforcementPlan plan, Optional<BackendCapabilities> caps,
-                                    Optional<BackendSelection> selection, Optional<DescriptorInventory> descriptors) {
+                                    Optional<BackendSelection> selection, Optional<DescriptorInventory> descriptors,
+                                    Optional<ProcessAuthority> authority) {
         List<DomainProjection> rows = DomainRows.build(ctx.lowering(), Basis.PLAN, plan.planned(), caps,
                 Optional.empty());
         ReportedPosture posture;
@@ -59,7 +61,7 @@ public final class ReportBuilder {
         }
         IsolationReport report = assemble(ctx, posture, detail, Optional.of(plan.backend()), Optional.empty(),
                 selection, rows, List.of());
-        return lowerForAuthority(Reports.withDescriptors(report, descriptors));
+        return lowerForAuthority(Reports.withAuthority(report, descriptors, authority));
     }
 
     /** A refusal that a selection produced (pinned backend refused, walk exhausted, unknown id). */
@@ -111,7 +113,8 @@ public final class ReportBuilder {
         List<String> unmapped = ctx.lowering().map(PolicyLowering::unmapped).orElse(List.of());
         return new IsolationReport(IsolationReport.SCHEMA, ReportStage.PRE_LAUNCH, posture, detail, ctx.isolation(),
                 ctx.identity(), ctx.target(), backend, unavailable, selection, ctx.policyOrigin(), requested, rows,
-                refusals, unmapped, ctx.credentials(), Optional.empty(), Optional.empty(), Optional.empty());
+                refusals, unmapped, ctx.credentials(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty());
     }
 
     private static String firstLine(String message) {

@@ -4,6 +4,7 @@ import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
 import io.aasm.ports.report.RunOutcome;
@@ -19,22 +20,25 @@ final class Reports {
     static IsolationReport withPosture(IsolationReport r, ReportedPosture posture, Optional<String> detail) {
         return new IsolationReport(r.schema(), r.stage(), posture, detail, r.isolationClass(), r.identity(),
                 r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(), r.requested(),
-                r.domains(), r.refusals(), r.unmapped(), r.credentials(), r.descriptors(), r.outcome(), r.evidence());
+                r.domains(), r.refusals(), r.unmapped(), r.credentials(), r.descriptors(), r.authority(), r.outcome(),
+                r.evidence());
     }
 
-    static IsolationReport withDescriptors(IsolationReport r, Optional<DescriptorInventory> descriptors) {
+    static IsolationReport withAuthority(IsolationReport r, Optional<DescriptorInventory> descriptors,
+                                         Optional<ProcessAuthority> authority) {
         return new IsolationReport(r.schema(), r.stage(), r.posture(), r.postureDetail(), r.isolationClass(),
                 r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
-                r.requested(), r.domains(), r.refusals(), r.unmapped(), r.credentials(), descriptors, r.outcome(),
-                r.evidence());
+                r.requested(), r.domains(), r.refusals(), r.unmapped(), r.credentials(), descriptors, authority,
+                r.outcome(), r.evidence());
     }
 
     static IsolationReport postRun(IsolationReport r, ReportedPosture posture, Optional<String> detail,
                                    List<DomainProjection> rows, RunOutcome outcome,
-                                   Optional<EnforcementEvidence> evidence, Optional<DescriptorInventory> descriptors) {
+                                   Optional<EnforcementEvidence> evidence, Optional<DescriptorInventory> descriptors,
+                                   Optional<ProcessAuthority> authority) {
         return new IsolationReport(r.schema(), ReportStage.POST_RUN, posture, detail, r.isolationClass(),
                 r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
-                r.requested(), rows, r.refusals(), r.unmapped(), r.credentials(), descriptors,
+                r.requested(), rows, r.refusals(), r.unmapped(), r.credentials(), descriptors, authority,
                 Optional.of(outcome), evidence);
     }
 }

@@ -23,6 +23,7 @@ import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicyLowering;
 import io.aasm.ports.policy.PolicySource;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.RefusalEntry;
 import io.aasm.ports.report.TargetSummary;
 import java.util.List;
@@ -45,6 +46,11 @@ final class Decider {
 
     Decided decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
                    WalkOrder order) {
+        return decide(request, sources, backends, order, List.of());
+    }
+
+    Decided decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
+                   WalkOrder order, List<String> protectedPaths) {
         PolicyLoad load = loader.load(request.policyFile(), sources);
         if (load instanceof PolicyLoad.Rejected rejected) {
             return new Decided(new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
@@ -68,7 +74,7 @@ final class Decider {
                 : CredentialPlan.confined(request.callerEnvironment(), lowering.requirements());
         ExecutionSpec spec = new ExecutionSpec(program, request.args(), request.workingDirectory(),
                 request.identity(), lowering.requirements(), credentials.environment(), credentials.posture(),
-                request.stdio());
+                request.stdio(), protectedPaths);
         ReportContext ctx = new ReportContext(isolation, request.identity(),
                 new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
                 credentials.posture());
@@ -100,8 +106,13 @@ final class Decider {
                     () -> chosen.candidate().installed().backend().plannedDescriptors(chosen.plan()));
             Optional<DescriptorInventory> sealing = planned instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
                     ? ok.value() : Optional.empty();
+            // Nor does one that cannot say which privileges the program will hold.
+            Guarded<Optional<ProcessAuthority>> held = Guarded.call("plannedAuthority()",
+                    () -> chosen.candidate().installed().backend().plannedAuthority(chosen.plan()));
+            Optional<ProcessAuthority> privileges = held instanceof Guarded.Ok<Optional<ProcessAuthority>> okay
+                    ? okay.value() : Optional.empty();
             IsolationReport report = reports.fromPlan(ctx, chosen.plan(), chosen.candidate().capabilities(),
-                    Optional.of(chosen.record()), sealing);
+                    Optional.of(chosen.record()), sealing, privileges);
             return new Decided(new LaunchDecision.Confined(chosen.plan(), report), Optional.of(pending));
         }
         Selection.NotChosen refused = (Selection.NotChosen) selection;

@@ -40,6 +40,8 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class KernelComponent implements IsolationKernel {
 
     static final String WALK_PROPERTY = "aasm.auto.walk";
+    /** Colon-separated absolute paths of the deployment's own state no launch may write (install, caches, runtime). */
+    static final String PROTECTED_PROPERTY = "aasm.protected.paths";
     static final String BACKEND_ID = "aasm.backend.id";
     static final String BACKEND_RANKING = "aasm.backend.ranking";
     static final String FORMAT_NAME = "aasm.report.format.name";
@@ -49,6 +51,7 @@ public final class KernelComponent implements IsolationKernel {
     private final Launcher launcher = new Launcher();
     private final PendingLaunches pending = new PendingLaunches();
     private volatile WalkOrder walkOrder;
+    private volatile List<String> protectedPaths = List.of();
     private volatile List<InstalledBackend> backends = List.of();
     private volatile List<PolicySource> sources = List.of();
     private volatile List<Map.Entry<String, ReportRenderer>> renderers = List.of();
@@ -67,6 +70,7 @@ public final class KernelComponent implements IsolationKernel {
     @Modified
     void modified(KernelConfig config) {
         walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(WALK_PROPERTY)), config.auto_walk());
+        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(PROTECTED_PROPERTY)), config.protected_paths());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -108,6 +112,12 @@ public final class KernelComponent implements IsolationKernel {
         renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
     }
 
+    /** The property wins over configuration, as for the walk order; relative entries are dropped. */
+    static List<String> protectedPaths(Optional<String> property, String[] configured) {
+        List<String> raw = property.map(p -> List.of(p.split(":"))).orElse(List.of(configured));
+        return raw.stream().map(String::strip).filter(p -> p.startsWith("/")).distinct().toList();
+    }
+
     @Override
     public PolicyCheck checkPolicy(String policyFile) {
         PolicyLoad load = decider.load(Optional.of(policyFile), sources);
@@ -119,7 +129,7 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        Decider.Decided d = decider.decide(request, sources, backends, walkOrder);
+        Decider.Decided d = decider.decide(request, sources, backends, walkOrder, protectedPaths);
         d.pending().ifPresent(p -> pending.put(d.decision(), p));
         return d.decision();
     }

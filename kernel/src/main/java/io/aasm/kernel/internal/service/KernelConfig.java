@@ -17,4 +17,11 @@ public @interface KernelConfig {
             description = "Backend ids the auto and process walks try first, in order. The framework or system"
                     + " property aasm.auto.walk (comma list), when set, takes precedence.")
     String[] auto_walk() default {};
+
+    @AttributeDefinition(name = "Protected paths",
+            description = "Absolute paths of the deployment's own install, caches and runtime state, which no launch"
+                    + " may write: backends make them read-only or unreachable inside the boundary, or refuse a write"
+                    + " grant that covers them. The framework property aasm.protected.paths (colon list) takes"
+                    + " precedence.")
+    String[] protected_paths() default {};
 }

@@ -26,6 +26,7 @@ import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.policy.PolicyLowering;
 import io.aasm.ports.policy.RequirementPosture;
 import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
@@ -47,7 +48,7 @@ class PostRunReportsTest {
                 IsolationClass.AUTO, Optional.empty(), spec(l),
                 List.of(new InstalledBackend("tb", 0, new TestBackend("tb", Caps.allStrong()))), WalkOrder.parse("")));
         return new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     private static EnforcementEvidence evidence(EvidenceRecord... records) {
@@ -84,8 +85,9 @@ class PostRunReportsTest {
 
     @Test
     void evidenceCanLowerButNeverRaiseThePosture() {
-        IsolationReport ready = Reports.withDescriptors(
-                Reports.withPosture(pre(), ReportedPosture.READY, Optional.empty()), Optional.of(CLEAN));
+        IsolationReport ready = Reports.withAuthority(
+                Reports.withPosture(pre(), ReportedPosture.READY, Optional.empty()), Optional.of(CLEAN),
+                Optional.of(LEAST));
         IsolationReport lowered = post.postRun(ready, Optional.of(evidence(rec(EvidenceKind.EXERCISED, W,
                 ClaimTerm.DEGRADED))), new ExitDisposition.Exited(0));
         assertEquals(ReportedPosture.DEGRADED, lowered.posture());
@@ -103,25 +105,57 @@ class PostRunReportsTest {
                 IsolationClass.AUTO, Optional.empty(), spec(l),
                 List.of(new InstalledBackend("tb", 0, new TestBackend("tb", Caps.allStrong()))), WalkOrder.parse("")));
         IsolationReport sealed = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
-                Optional.empty(), Optional.of(CLEAN));
+                Optional.empty(), Optional.of(CLEAN), Optional.of(LEAST));
         assertEquals(ReportedPosture.READY, sealed.posture());
         IsolationReport unsealed = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
-                Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.of(LEAST));
         assertEquals(ReportedPosture.DEGRADED, unsealed.posture());
         DescriptorInventory leaky = new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of("fd 7: socket"));
         IsolationReport after = post.postRun(sealed, Optional.empty(), new ExitDisposition.Exited(0),
-                Optional.empty(), Optional.of(leaky));
+                Optional.empty(), Optional.of(leaky), Optional.of(LEAST));
         assertEquals(ReportedPosture.DEGRADED, after.posture(), "a residual descriptor at launch lowers READY");
         assertEquals(Optional.of(leaky), after.descriptors());
     }
 
+    @Test
+    void aPlanIsReadyOnlyWithPlannedLeastPrivilegesAndStaysSoOnlyIfTheProgramHeldNone() {
+        PolicyLowering l = lowering(RequirementPosture.REQUIRED);
+        Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, new Selector(new Negotiator()).select(
+                IsolationClass.AUTO, Optional.empty(), spec(l),
+                List.of(new InstalledBackend("tb", 0, new TestBackend("tb", Caps.allStrong()))), WalkOrder.parse("")));
+        IsolationReport planned = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
+                Optional.empty(), Optional.of(CLEAN), Optional.of(LEAST));
+        assertEquals(ReportedPosture.READY, planned.posture());
+        IsolationReport unplanned = new ReportBuilder().fromPlan(ctx(l), c.plan(), c.candidate().capabilities(),
+                Optional.empty(), Optional.of(CLEAN), Optional.empty());
+        assertEquals(ReportedPosture.DEGRADED, unplanned.posture(), "no privilege guarantee, no least authority");
+        ProcessAuthority root = new ProcessAuthority(true, "0000000000000000", "000001ffffffffff", "000001ffffffffff",
+                "000001ffffffffff", "0000000000000000", true, "filter (2 filters)", "measured");
+        IsolationReport after = post.postRun(planned, Optional.empty(), new ExitDisposition.Exited(0),
+                Optional.empty(), Optional.of(CLEAN), Optional.of(root));
+        assertEquals(ReportedPosture.DEGRADED, after.posture(), "capabilities measured after execve lower READY");
+        assertEquals(false, after.leastAuthority());
+        assertEquals(true, after.leastAuthorityGaps().stream().anyMatch(g -> g.contains("effective")));
+        ProcessAuthority measured = new ProcessAuthority(true, "0000000000000000", "0000000000000000",
+                "0000000000000000", "0000000000000000", "0000000000000000", true, "filter (2 filters)", "measured");
+        IsolationReport kept = post.postRun(planned, Optional.empty(), new ExitDisposition.Exited(0),
+                Optional.empty(), Optional.of(CLEAN), Optional.of(measured));
+        assertEquals(ReportedPosture.READY, kept.posture());
+        assertEquals(Optional.of(measured), kept.authority());
+        ProcessAuthority noNnp = new ProcessAuthority(true, "0000000000000000", "0000000000000000",
+                "0000000000000000", "0000000000000000", "0000000000000000", false, "filter (2 filters)", "measured");
+        assertEquals(ReportedPosture.DEGRADED, post.postRun(planned, Optional.empty(), new ExitDisposition.Exited(0),
+                Optional.empty(), Optional.of(CLEAN), Optional.of(noNnp)).posture(), "no_new_privs is part of it");
+    }
+
     private static final DescriptorInventory CLEAN =
             new DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of());
+    private static final ProcessAuthority LEAST = ProcessAuthority.planned("filter", "test backend");
 
     @Test
     void anEvidenceFaultIsNamedInThePostRunReport() {
         IsolationReport r = post.postRun(pre(), Optional.empty(), new ExitDisposition.Exited(0),
-                Optional.of("evidence() threw IllegalStateException: gone"), Optional.empty());
+                Optional.of("evidence() threw IllegalStateException: gone"), Optional.empty(), Optional.empty());
         assertEquals(true, r.postureDetail().orElseThrow().contains("no evidence: evidence() threw"));
         assertEquals(ClaimTerm.UNMEASURED, r.row(W).claim());
     }

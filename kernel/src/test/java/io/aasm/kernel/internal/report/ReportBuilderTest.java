@@ -84,7 +84,7 @@ class ReportBuilderTest {
     private IsolationReport planReport(PolicyLowering l, BackendCapabilities caps) {
         Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, select(l, null, caps));
         return builder.fromPlan(ctx(l), c.plan(), c.candidate().capabilities(), Optional.of(c.record()),
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     private static void assertNoCoverageClaims(IsolationReport r) {
@@ -227,7 +227,7 @@ class ReportBuilderTest {
         Selection.Chosen c = assertInstanceOf(Selection.Chosen.class, selector.select(IsolationClass.AUTO,
                 Optional.empty(), spec(empty), List.of(new InstalledBackend("tb", 0, b)), WalkOrder.parse("")));
         IsolationReport r = builder.fromPlan(ctx(empty), c.plan(), c.candidate().capabilities(),
-                Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty());
         assertNotEquals(ReportedPosture.READY, r.posture());
         assertEquals(ReportedPosture.NO_BOUNDARY, r.posture());
     }

@@ -23,6 +23,11 @@ final class KernelFixture {
             }
 
             @Override
+            public String[] protected_paths() {
+                return new String[0];
+            }
+
+            @Override
             public Class<? extends Annotation> annotationType() {
                 return KernelConfig.class;
             }

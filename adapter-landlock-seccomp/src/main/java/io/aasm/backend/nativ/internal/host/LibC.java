@@ -17,6 +17,12 @@ public interface LibC extends Library {
 
     int memfd_create(String name, int flags);
 
+    long write(int fd, byte[] buf, long count);
+
+    int fcntl(int fd, int cmd, int arg);
+
+    int getpid();
+
     int close(int fd);
 
     int kill(int pid, int sig);

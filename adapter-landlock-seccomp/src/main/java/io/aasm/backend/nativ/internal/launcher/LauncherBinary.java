@@ -14,9 +14,10 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The launcher executable, extracted from the bundle to
- * {@code <cache>/aasm/launcher/<sha256>/aasm-launch} (mode 0700) and verified against the checksum the build
- * embedded next to it. A cached copy is re-hashed on every use and replaced when it does not match.
+ * The launcher executable. In production it is executed from a sealed memory file of this JVM
+ * ({@link #sealedInMemory()}): verified once against the checksum the build embedded next to it, then sealed
+ * against every write, so nothing on disk that a confined program could reach is ever executed as the
+ * launcher. {@link #extract(Path)} writes a file copy for tests that must run it as another user.
  */
 public record LauncherBinary(Path path, String sha256) {
     public LauncherBinary {
@@ -53,8 +54,49 @@ public record LauncherBinary(Path path, String sha256) {
         return hex;
     }
 
-    public static LauncherBinary extract() throws IOException {
-        return extract(defaultCacheRoot());
+    private static final int MFD_CLOEXEC = 1;
+    private static final int MFD_ALLOW_SEALING = 2;
+    private static final int MFD_EXEC = 0x10;
+    private static final int F_ADD_SEALS = 1033;
+    private static final int SEALS = 0x1 | 0x2 | 0x4 | 0x8; // seal, shrink, grow, write
+
+    /** The embedded launcher, verified, in a sealed memory file; its path goes through this JVM's /proc entry. */
+    public static LauncherBinary sealedInMemory() throws IOException {
+        return sealedInMemory(resource(platformDir() + "/aasm-launch"), embeddedChecksum());
+    }
+
+    /** A launcher read from {@code file} (an operator's choice), verified to be {@code expected}, then sealed. */
+    public static LauncherBinary sealedInMemory(byte[] bin, String expected) throws IOException {
+        String actual = sha256(bin);
+        if (!expected.equals(actual)) {
+            throw new IOException("launcher does not match its checksum: expected " + expected + ", got " + actual);
+        }
+        io.aasm.backend.nativ.internal.host.LibC c = io.aasm.backend.nativ.internal.host.LibC.INSTANCE;
+        int fd = c.memfd_create("aasm-launch", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+        if (fd < 0) {
+            fd = c.memfd_create("aasm-launch", MFD_CLOEXEC | MFD_ALLOW_SEALING); // before Linux 6.3: executable anyway
+        }
+        if (fd < 0) {
+            throw new IOException("memfd_create failed; cannot hold the launcher in memory");
+        }
+        for (int off = 0; off < bin.length; ) {
+            byte[] chunk = java.util.Arrays.copyOfRange(bin, off, bin.length);
+            long n = c.write(fd, chunk, chunk.length);
+            if (n <= 0) {
+                c.close(fd);
+                throw new IOException("writing the launcher to its memory file failed");
+            }
+            off += (int) n;
+        }
+        if (c.fcntl(fd, F_ADD_SEALS, SEALS) < 0) {
+            c.close(fd);
+            throw new IOException("sealing the launcher's memory file failed");
+        }
+        Path path = Path.of("/proc", Integer.toString(c.getpid()), "fd", Integer.toString(fd));
+        if (!expected.equals(sha256(Files.readAllBytes(path)))) {
+            throw new IOException("the launcher's sealed memory file does not read back as " + expected);
+        }
+        return new LauncherBinary(path, expected);
     }
 
     public static LauncherBinary extract(Path cacheRoot) throws IOException {

@@ -139,6 +139,11 @@ public final class LauncherProcess implements AutoCloseable {
         return Optional.ofNullable(status.descriptors);
     }
 
+    /** What the program held right after its execve, once the launcher reported it. */
+    public Optional<io.aasm.ports.report.ProcessAuthority> authority() {
+        return Optional.ofNullable(status.authority);
+    }
+
     /** Blocks until the launcher has exited. */
     public ExitOutcome waitFor() {
         return join(status.exit);

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 
-/** Encodes a {@link PlanMessage} into the launcher's wire format (PROTOCOL.md, version 1). */
+/** Encodes a {@link PlanMessage} into the launcher's wire format (PROTOCOL.md, version 2). */
 public final class PlanEncoder {
     static final byte[] MAGIC = {'A', 'A', 'L', 'P'};
     static final int HEADER_BYTES = 12;
@@ -41,11 +41,12 @@ public final class PlanEncoder {
             return le(16).putInt(m.insideUid()).putInt(m.outsideUid()).putInt(m.insideGid()).putInt(m.outsideGid())
                     .array();
         }
-        if (r instanceof PlanRecord.Bind b) {
-            byte[] src = utf8(b.source()), tgt = utf8(b.target());
-            return le(8 + src.length + tgt.length).putInt(b.readOnly() ? 1 : 0).putInt(src.length).put(src).put(tgt)
+        if (r instanceof PlanRecord.ViewOp v) {
+            byte[] a = utf8(v.a()), b = utf8(v.b());
+            return le(12 + a.length + b.length).putInt(v.op()).putInt(v.flags()).putInt(a.length).put(a).put(b)
                     .array();
         }
+        if (r instanceof PlanRecord.ProgramPid p) return le(4).putInt(p.pid()).array();
         if (r instanceof PlanRecord.CgroupJoin c) return utf8(c.procsFile());
         if (r instanceof PlanRecord.Rlimit l) return le(20).putInt(l.resource()).putLong(l.soft()).putLong(l.hard()).array();
         if (r instanceof PlanRecord.LandlockRuleset l) {
@@ -64,7 +65,7 @@ public final class PlanEncoder {
         if (r instanceof PlanRecord.KeepFd k) return le(4).putInt(k.fd()).array();
         if (r instanceof PlanRecord.Signals s) return le(12).putInt(s.target().code()).putLong(s.mask()).array();
         if (r instanceof PlanRecord.Raw raw) return raw.payload();
-        // MountProc, LoopbackUp, NoNewPrivs carry no payload.
+        // MountProc, LoopbackUp, NoNewPrivs, Terminal, DropCaps carry no payload.
         return new byte[0];
     }
 

@@ -10,7 +10,7 @@ import java.util.Set;
  * matter (the encoder sorts by type, stably); order within one type does (ARG, ENV, rules).
  */
 public record PlanMessage(List<PlanRecord> records) {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public PlanMessage {
         records = List.copyOf(records);
@@ -35,9 +35,14 @@ public record PlanMessage(List<PlanRecord> records) {
             return add(new PlanRecord.UserMap(inUid, outUid, inGid, outGid));
         }
         public Builder mountProc() { return add(new PlanRecord.MountProc()); }
+        public Builder terminal() { return add(new PlanRecord.Terminal()); }
+        public Builder viewRoot(int base) { return add(PlanRecord.ViewOp.root(base)); }
+        public Builder viewOp(int op, int flags, String a, String b) { return add(new PlanRecord.ViewOp(op, flags, a, b)); }
         public Builder bind(String source, String target, boolean readOnly) {
-            return add(new PlanRecord.Bind(source, target, readOnly));
+            return viewOp(PlanRecord.ViewOp.BIND, readOnly ? PlanRecord.ViewOp.READ_ONLY : 0, source, target);
         }
+        public Builder dropCaps() { return add(new PlanRecord.DropCaps()); }
+        public Builder programPid(int pid) { return add(new PlanRecord.ProgramPid(pid)); }
         public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
         public Builder relayTcpPort(int port) { return add(new PlanRecord.RelayTcpPort(port)); }
         public Builder cgroupJoin(String procsFile) { return add(new PlanRecord.CgroupJoin(procsFile)); }

@@ -15,12 +15,12 @@ public sealed interface PlanRecord {
     /** The wire type code. */
     int type();
 
-    int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04;
-    int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, BIND = 0x13, LOOPBACK_UP = 0x14,
+    int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04, TERMINAL = 0x05;
+    int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, VIEW_OP = 0x13, LOOPBACK_UP = 0x14,
             RELAY_TCP_PORT = 0x15;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
-    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, KEEP_FD = 0x60, SIGNALS = 0x61;
+    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, KEEP_FD = 0x60, SIGNALS = 0x61;
 
     record Program(String path) implements PlanRecord {
         public Program { Objects.requireNonNull(path); }
@@ -44,6 +44,11 @@ public sealed interface PlanRecord {
         public int type() { return CWD; }
     }
 
+    /** When fd 0 is a terminal the launcher may use, the program gets a pseudo-terminal it relays. */
+    record Terminal() implements PlanRecord {
+        public int type() { return TERMINAL; }
+    }
+
     record Namespaces(Set<Namespace> set) implements PlanRecord {
         public Namespaces { set = set.isEmpty() ? EnumSet.noneOf(Namespace.class) : EnumSet.copyOf(set); }
         public int type() { return NAMESPACES; }
@@ -55,14 +60,21 @@ public sealed interface PlanRecord {
         public int type() { return USER_MAP; }
     }
 
-    /** Mount a fresh procfs on /proc inside the new pid namespace. */
+    /** Mount a fresh procfs of the new pid namespace on /proc of the view. */
     record MountProc() implements PlanRecord {
         public int type() { return MOUNT_PROC; }
     }
 
-    record Bind(String source, String target, boolean readOnly) implements PlanRecord {
-        public Bind { Objects.requireNonNull(source); Objects.requireNonNull(target); }
-        public int type() { return BIND; }
+    /**
+     * One step of the filesystem view, in order: ROOT (flags = base) first, then BIND (a = source), TMPFS
+     * (a = options), DEVPTS, SYMLINK (a = content), DIR; b is the path in the view.
+     */
+    record ViewOp(int op, int flags, String a, String b) implements PlanRecord {
+        public static final int ROOT = 1, BIND = 2, TMPFS = 3, DEVPTS = 4, SYMLINK = 5, DIR = 6;
+        public static final int READ_ONLY = 1, NO_DEV = 2, NO_EXEC = 4;
+        public ViewOp { Objects.requireNonNull(a); Objects.requireNonNull(b); }
+        public static ViewOp root(int base) { return new ViewOp(ROOT, base, "", ""); }
+        public int type() { return VIEW_OP; }
     }
 
     record LoopbackUp() implements PlanRecord {
@@ -102,6 +114,16 @@ public sealed interface PlanRecord {
 
     record NoNewPrivs() implements PlanRecord {
         public int type() { return NO_NEW_PRIVS; }
+    }
+
+    /** Empty every capability set of the program (bounding and ambient included) and lock the securebits. */
+    record DropCaps() implements PlanRecord {
+        public int type() { return DROP_CAPS; }
+    }
+
+    /** The pid the program gets in its new pid namespace (another one if taken). */
+    record ProgramPid(int pid) implements PlanRecord {
+        public int type() { return PROGRAM_PID; }
     }
 
     /** A cBPF program: struct sock_filter[] in native (little-endian) layout, 8 bytes per instruction. */

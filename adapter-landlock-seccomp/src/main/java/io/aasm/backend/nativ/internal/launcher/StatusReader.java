@@ -16,6 +16,7 @@ final class StatusReader implements Runnable {
     final CompletableFuture<ExitOutcome> exit = new CompletableFuture<>();
     final List<String> lines = new ArrayList<>();
     volatile DescriptorInventory descriptors;
+    volatile io.aasm.ports.report.ProcessAuthority authority;
     private final Process process;
     private final SocketChannel channel;
     private String finalLine;
@@ -74,6 +75,7 @@ final class StatusReader implements Runnable {
                     parseLong(f.length > 2 ? f[2].split(":")[0] : "-1")));
             case "exec-failed" -> start.complete(new StartOutcome.ExecFailed((int) parseLong(f.length > 1 ? f[1] : "-1")));
             case "fds" -> descriptors = parseFds(l.substring(4));
+            case "authority" -> authority = parseAuthority(l.substring(10));
             case "exit", "error" -> finalLine = l;
             default -> { } // unknown lines are kept in the transcript only (forward compatibility)
         }
@@ -120,6 +122,31 @@ final class StatusReader implements Runnable {
             }
         }
         return new DescriptorInventory(complete, kept, sealed, residual);
+    }
+
+    /** "CapInh=...;CapPrm=...;...;NoNewPrivs=1;Seccomp=2;Seccomp_filters=2", read from the program after execve. */
+    static io.aasm.ports.report.ProcessAuthority parseAuthority(String body) {
+        java.util.Map<String, String> v = new java.util.HashMap<>();
+        for (String part : body.split(";")) {
+            int eq = part.indexOf('=');
+            if (eq > 0) {
+                v.put(part.substring(0, eq), part.substring(eq + 1).trim());
+            }
+        }
+        String seccomp = v.getOrDefault("Seccomp", "");
+        String mode = switch (seccomp) {
+            case "0" -> "disabled";
+            case "1" -> "strict";
+            case "2" -> "filter";
+            default -> seccomp;
+        };
+        if (v.containsKey("Seccomp_filters")) {
+            mode += " (" + v.get("Seccomp_filters") + " filters)";
+        }
+        return new io.aasm.ports.report.ProcessAuthority(true, v.getOrDefault("CapInh", ""), v.getOrDefault("CapPrm", ""),
+                v.getOrDefault("CapEff", ""), v.getOrDefault("CapBnd", ""), v.getOrDefault("CapAmb", ""),
+                "1".equals(v.get("NoNewPrivs")), mode, "measured: the launcher read the program's own /proc status "
+                + "right after its execve");
     }
 
     private static long parseLong(String s) {

@@ -1,27 +1,24 @@
 package io.aasm.backend.nativ.internal.lower;
 
-import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.policy.ControlRequirement;
-import io.aasm.ports.policy.Scope;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Accumulates one Landlock ruleset across domains (filesystem, TCP ports, scopes); rules can only be
- * computed once every handled right is known, because a rule may grant only handled rights.
+ * computed once every handled right is known, because a rule may grant only handled rights. Paths are the
+ * real paths the view mounts, so each rule binds the very object the program sees.
  */
 final class Landlock {
     private final int abi;
     private boolean readStated;
     private boolean writeStated;
-    private final Set<String> readPaths = new LinkedHashSet<>();
-    private final Set<String> writePaths = new LinkedHashSet<>();
+    private final Map<String, Long> wanted = new LinkedHashMap<>();
     private boolean netHandled;
     private final TreeSet<Integer> ports = new TreeSet<>();
     private long scoped;
@@ -30,28 +27,31 @@ final class Landlock {
         this.abi = abi;
     }
 
-    Optional<String> filesystem(ControlRequirement r, NativePlan.Builder b) {
-        boolean write = r.domain() == CapabilityDomain.FILESYSTEM_WRITE;
-        List<String> paths = r.scope() instanceof Scope.Paths p ? p.paths() : List.of();
-        if (!(r.scope() instanceof Scope.Paths || r.scope() instanceof Scope.WholeDomain)) {
-            return Optional.of("scope " + r.scope().token() + " does not apply to the filesystem");
-        }
-        for (String path : paths) {
-            if (!Files.exists(Path.of(path))) {
-                return Optional.of("granted path " + path + " does not exist; create it or remove the grant");
-            }
-        }
-        if (write) {
-            writeStated = true;
-            writePaths.addAll(paths);
-        } else {
-            readStated = true;
-            readPaths.addAll(paths);
-        }
-        b.step(r.domain(), "landlock ABI " + abi + ": handle " + LandlockRights.describeFs(write
-                ? LandlockRights.write(abi) : LandlockRights.READ) + "; grant "
-                + (paths.isEmpty() ? "nothing" : String.join(", ", paths)));
-        return Optional.empty();
+    void read(List<Grant> grants) {
+        readStated = true;
+        grants.forEach(g -> want(g.real(), LandlockRights.READ));
+    }
+
+    void write(List<Grant> grants) {
+        writeStated = true;
+        grants.forEach(g -> want(g.real(), LandlockRights.write(abi) | LandlockRights.READ));
+    }
+
+    boolean filesystemHandled() {
+        return readStated || writeStated;
+    }
+
+    /** The device set and generated files every confined view carries (listed in the report). */
+    void implicit(String path, long rights) {
+        want(path, rights);
+    }
+
+    private void want(String path, long rights) {
+        wanted.merge(path, rights, (a, b) -> a | b);
+    }
+
+    int abi() {
+        return abi;
     }
 
     void handleNet() {
@@ -82,11 +82,13 @@ final class Landlock {
             return Optional.empty();
         }
         List<NativePlan.PathRule> rules = new ArrayList<>();
-        for (String p : readPaths) {
-            rules.add(new NativePlan.PathRule(p, forPath(p, LandlockRights.READ & handled)));
-        }
-        for (String p : writePaths) {
-            rules.add(new NativePlan.PathRule(p, forPath(p, (LandlockRights.write(abi) | LandlockRights.READ) & handled)));
+        if (handled != 0) {
+            wanted.forEach((p, rights) -> {
+                long allowed = forPath(p, rights & handled);
+                if (allowed != 0) {
+                    rules.add(new NativePlan.PathRule(p, allowed));
+                }
+            });
         }
         List<NativePlan.PortRule> portRules = new ArrayList<>();
         ports.forEach(p -> portRules.add(new NativePlan.PortRule(p, LandlockRights.NET_CONNECT_TCP)));
@@ -97,5 +99,4 @@ final class Landlock {
     private static long forPath(String path, long rights) {
         return Files.isDirectory(Path.of(path)) ? rights : rights & ~LandlockRights.DIRECTORY_ONLY;
     }
-
 }

@@ -4,17 +4,19 @@ import io.aasm.backend.nativ.internal.host.HostFacts;
 import io.aasm.backend.nativ.internal.lower.NativePlan.Namespace;
 import io.aasm.backend.nativ.internal.lower.NativePlan.Rlimit;
 import io.aasm.backend.nativ.internal.seccomp.FilterCompiler;
-import io.aasm.backend.nativ.internal.seccomp.SyscallFilters;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.PrerequisiteStatus;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.IpcChannel;
+import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -25,11 +27,20 @@ public final class Lowerer {
     private final HostFacts facts;
     private final Optional<FilterCompiler> compiler;
     private final Routes routes;
+    private final SeccompPrograms programs;
+    private final List<String> ownState;
 
-    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler) {
+    /** {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's. */
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
         this.facts = facts;
         this.compiler = compiler;
         this.routes = new Routes(facts, n -> compiler.map(c -> c.resolve(n).isPresent()).orElse(false));
+        this.programs = new SeccompPrograms(facts, compiler);
+        this.ownState = List.copyOf(ownState);
+    }
+
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler) {
+        this(facts, compiler, List.of());
     }
 
     public Routes routes() {
@@ -54,34 +65,42 @@ public final class Lowerer {
         NativePlan.Builder b = new NativePlan.Builder(spec.program(), argv, spec.workingDirectory(),
                 environment(spec, requirements));
         Landlock ll = new Landlock(facts.landlockAbi());
-        Seccomp sc = new Seccomp();
+        SeccompConcerns sc = new SeccompConcerns();
+        FilesystemGrants fs = new FilesystemGrants();
+        List<String> generatedEtc = new ArrayList<>();
         for (ControlRequirement r : requirements) {
             Optional<String> refusal = switch (r.domain()) {
                 case FILESYSTEM_READ, FILESYSTEM_WRITE -> {
                     // io_uring opens files from kernel workers; deny it rather than rely on how they are checked.
                     sc.denyIoUring = true;
-                    yield ll.filesystem(r, b);
+                    yield fs.add(r);
                 }
                 case NETWORK_EGRESS -> network(r, b, ll, sc);
-                case NAME_RESOLUTION -> nameResolution(r, b, sc);
+                case NAME_RESOLUTION -> nameResolution(r, b, sc, generatedEtc);
                 case SYSCALL -> syscall(r, b, sc);
                 case PROCESS_CREATION -> process(r, b, sc);
                 case IPC -> ipc(r, b, ll);
-                case CREDENTIAL -> credential(r, b);
+                case CREDENTIAL -> credential(b);
                 case RESOURCE -> resource(r, b);
             };
             if (refusal.isPresent()) {
                 return new Lowering.Refused(r.domain(), refusal.get());
             }
         }
-        ll.build().ifPresent(p -> b.landlock = p);
-        Optional<String> seccompRefusal = sc.install(b);
-        if (seccompRefusal.isPresent()) {
-            return new Lowering.Refused(sc.ownerDomain(), seccompRefusal.get());
+        Optional<Lowering.Refused> fsRefusal = filesystem(spec, fs, b, ll, sc, generatedEtc);
+        if (fsRefusal.isPresent()) {
+            return fsRefusal.get();
         }
-        if (!b.namespaces.isEmpty() && !facts.root()) {
+        ll.build().ifPresent(p -> b.landlock = p);
+        Optional<String> seccompRefusal = programs.install(sc.concerns(b.namespaces.contains(Namespace.NET)), b);
+        if (seccompRefusal.isPresent()) {
+            return new Lowering.Refused(sc.owner, seccompRefusal.get());
+        }
+        // Without root, dropping the bounding set (and every namespace) needs a user namespace of our own.
+        if (!facts.root()) {
             b.namespaces.add(Namespace.USER);
         }
+        b.authority = new NativePlan.Authority(true, true, b.namespaces.contains(Namespace.PID));
         return new Lowering.Lowered(b.build());
     }
 
@@ -96,24 +115,96 @@ public final class Lowerer {
         return env;
     }
 
-    private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, Seccomp sc) {
+    /** The view (mount namespace), the Landlock filesystem rules and the watch denial, decided together. */
+    private Optional<Lowering.Refused> filesystem(ExecutionSpec spec, FilesystemGrants fs, NativePlan.Builder b,
+                                                  Landlock ll, SeccompConcerns sc, List<String> generatedEtc) {
+        List<String> protectedRoots = new ArrayList<>(spec.protectedPaths());
+        protectedRoots.addAll(ownState);
+        List<Grant> protectedPaths;
+        try {
+            protectedPaths = fs.resolveAll(protectedRoots);
+        } catch (java.io.IOException e) {
+            return Optional.of(new Lowering.Refused(CapabilityDomain.FILESYSTEM_WRITE,
+                    "aasm's own paths could not be resolved: " + e.getMessage()));
+        }
+        Optional<String> overlap = fs.writeInside(protectedPaths);
+        if (overlap.isPresent()) {
+            return Optional.of(new Lowering.Refused(CapabilityDomain.FILESYSTEM_WRITE, overlap.get()));
+        }
+        boolean freshProc = b.namespaces.contains(Namespace.PID);
+        boolean mount = fs.stated() || !generatedEtc.isEmpty() || freshProc || !protectedPaths.isEmpty();
+        if (!mount) {
+            return Optional.empty();
+        }
+        if (!facts.namespaces()) {
+            if (fs.stated()) {
+                return Optional.of(new Lowering.Refused(fs.read().isPresent() ? CapabilityDomain.FILESYSTEM_READ
+                        : CapabilityDomain.FILESYSTEM_WRITE, "the filesystem view needs a mount namespace: "
+                        + Need.NAMESPACES.requirement()));
+            }
+            return Optional.empty(); // aasm's own paths: nothing more can be done here without namespaces
+        }
+        View view = ViewPlanner.plan(new ViewPlanner.Input(fs.read(), fs.write(), freshProc, false, generatedEtc,
+                protectedPaths, spec.workingDirectory()));
+        b.view = view;
+        b.namespaces.add(Namespace.MOUNT);
+        b.mountProc = freshProc && view.described().stream().anyMatch(d -> d.startsWith("/proc:"));
+        fs.read().ifPresent(grants -> {
+            ll.read(grants);
+            b.step(CapabilityDomain.FILESYSTEM_READ, "read-only mounts and landlock ABI " + ll.abi() + " ("
+                    + LandlockRights.describeFs(LandlockRights.READ) + ") beneath " + FilesystemGrants.describe(grants));
+        });
+        fs.write().ifPresent(grants -> {
+            ll.write(grants);
+            b.step(CapabilityDomain.FILESYSTEM_WRITE, "read-write mounts and landlock ABI " + ll.abi() + " ("
+                    + LandlockRights.describeFs(LandlockRights.write(ll.abi())) + ") beneath "
+                    + FilesystemGrants.describe(grants));
+        });
+        if (fs.stated()) {
+            implicitDevices(ll);
+            generatedEtc.forEach(name -> ll.implicit("/etc/" + name, LandlockRights.READ_FILE));
+            CapabilityDomain owner = fs.read().isPresent() ? CapabilityDomain.FILESYSTEM_READ
+                    : CapabilityDomain.FILESYSTEM_WRITE;
+            view.described().forEach(d -> b.step(owner, d));
+        }
+        // Reads confined by Landlock alone (writes unrestricted, so the host's tree stays): a watch on a folder
+        // outside the grants would show the names created in it.
+        sc.denyWatches = fs.read().isPresent() && fs.write().isEmpty();
+        if (sc.denyWatches) {
+            b.step(CapabilityDomain.FILESYSTEM_READ, "seccomp: inotify_add_watch and fanotify_mark denied (EPERM)");
+        }
+        return Optional.empty();
+    }
+
+    /** Every view that confines the filesystem carries the standard device set; Landlock must allow it too. */
+    private static void implicitDevices(Landlock ll) {
+        long file = LandlockRights.READ_FILE | LandlockRights.WRITE_FILE | LandlockRights.TRUNCATE
+                | LandlockRights.IOCTL_DEV;
+        ViewPlanner.DEVICES.forEach(d -> ll.implicit(d, file));
+        ll.implicit("/dev", LandlockRights.READ_DIR | LandlockRights.READ_FILE);
+        ll.implicit("/dev/pts", file | LandlockRights.READ_DIR);
+        ll.implicit("/dev/shm", LandlockRights.write(ll.abi()) | LandlockRights.READ);
+    }
+
+    private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, SeccompConcerns sc) {
         sc.denyIoUring = true;
         if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackTcpOnly(e.grants())) {
             // Same decision as Routes.relay: the host's loopback, port by port, nothing else routable.
             List<Integer> ports = EgressCoverage.relayPorts(e.grants()).orElseThrow();
             b.namespaces.add(Namespace.NET);
             b.relayTcpPorts.addAll(ports);
-            sc.sockets(false, CapabilityDomain.NETWORK_EGRESS);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback, no route out");
+            sc.egress(false);
+            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
+                    + "no route out");
             b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] ports " + ports
-                    + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
-            b.step(CapabilityDomain.NETWORK_EGRESS, "seccomp: udp, raw and packet sockets denied; io_uring denied");
+                    + " reach the host's 127.0.0.1/[::1] on the same TCP port; nothing else leaves the namespace");
+            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
             return Optional.empty();
         }
         if (r.scope() instanceof Scope.Egress e && !e.grants().isEmpty()) {
             boolean udp = false;
             for (var g : e.grants()) {
-                if (g.protocol() == io.aasm.ports.policy.Protocol.UDP) {
+                if (g.protocol() == Protocol.UDP) {
                     udp = true;
                 } else {
                     for (int p = g.portFrom(); p <= g.portTo(); p++) {
@@ -122,41 +213,51 @@ public final class Lowerer {
                 }
             }
             ll.handleNet();
-            sc.sockets(udp, CapabilityDomain.NETWORK_EGRESS);
+            sc.egress(udp);
             b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
                     + " (on every destination, as granted)");
-            b.step(CapabilityDomain.NETWORK_EGRESS, "seccomp: " + (udp ? "" : "udp, ") + "raw and packet sockets "
-                    + "denied; io_uring denied");
+            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (udp ? "; UDP to every destination" : "; no UDP"));
             return Optional.empty();
         }
         if (facts.namespaces()) {
             b.namespaces.add(Namespace.NET);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback, no route out");
+            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
+                    + "no route out");
         } else {
             ll.handleNet();
             b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect denied on every port");
         }
-        sc.sockets(false, CapabilityDomain.NETWORK_EGRESS);
-        b.step(CapabilityDomain.NETWORK_EGRESS, "seccomp: udp, raw and packet sockets denied; io_uring denied");
+        sc.egress(false);
+        b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
         return Optional.empty();
     }
 
-    private Optional<String> nameResolution(ControlRequirement r, NativePlan.Builder b, Seccomp sc) {
+    private static final String SOCKET_STEP = "seccomp: only unix, netlink, TCP and UDP sockets (every other family,"
+            + " type and protocol: raw, packet, SCTP, MPTCP, ICMP, ... fail with EPERM); TCP Fast Open denied; "
+            + "io_uring denied";
+
+    private Optional<String> nameResolution(ControlRequirement r, NativePlan.Builder b, SeccompConcerns sc,
+                                            List<String> generatedEtc) {
         StringBuilder hosts = new StringBuilder("127.0.0.1\tlocalhost\n::1\tlocalhost\n");
         if (r.scope() instanceof Scope.PinnedHosts p) {
             p.hosts().forEach((name, addr) -> hosts.append(addr).append('\t').append(name).append('\n'));
         }
-        b.hostsFile = hosts.toString();
-        b.namespaces.add(Namespace.MOUNT);
-        sc.sockets(false, CapabilityDomain.NAME_RESOLUTION);
+        b.generatedFiles.put("hosts", hosts.toString());
+        b.generatedFiles.put("resolv.conf", "# aasm: no nameserver; names resolve only from the pinned hosts file\n"
+                + "options attempts:1 timeout:1\n");
+        b.generatedFiles.put("nsswitch.conf", NameService.filesOnly());
+        generatedEtc.addAll(List.of("hosts", "resolv.conf", "nsswitch.conf"));
+        sc.nameResolution();
         b.step(CapabilityDomain.NAME_RESOLUTION, "private mount namespace: generated /etc/hosts ("
-                + (r.scope() instanceof Scope.PinnedHosts p ? p.hosts().size() : 0) + " pinned names) and a "
-                + "resolv.conf without nameservers bound over the host's");
-        b.step(CapabilityDomain.NAME_RESOLUTION, "seccomp: udp sockets denied (no direct DNS queries)");
+                + (r.scope() instanceof Scope.PinnedHosts p ? p.hosts().size() : 0) + " pinned names), a resolv.conf "
+                + "without nameservers and an nsswitch.conf whose hosts database is the file only, bound over the "
+                + "host's");
+        b.step(CapabilityDomain.NAME_RESOLUTION, "seccomp: UDP sockets denied outside a network namespace of the "
+                + "program's own (no direct DNS queries)");
         return Optional.empty();
     }
 
-    private Optional<String> syscall(ControlRequirement r, NativePlan.Builder b, Seccomp sc) {
+    private Optional<String> syscall(ControlRequirement r, NativePlan.Builder b, SeccompConcerns sc) {
         Scope.Syscalls s = r.scope() instanceof Scope.Syscalls x ? x : new Scope.Syscalls(SyscallMode.ALLOW, List.of());
         sc.mode = Optional.of(s.mode());
         sc.names = s.names();
@@ -167,7 +268,7 @@ public final class Lowerer {
         return Optional.empty();
     }
 
-    private Optional<String> process(ControlRequirement r, NativePlan.Builder b, Seccomp sc) {
+    private Optional<String> process(ControlRequirement r, NativePlan.Builder b, SeccompConcerns sc) {
         if (r.scope() instanceof Scope.ProcessCeiling c) {
             b.cgroupLimits.add(new NativePlan.CgroupLimit("pids", "pids.max", Integer.toString(c.maxProcesses())));
             b.step(CapabilityDomain.PROCESS_CREATION, "per-launch pids cgroup: pids.max=" + c.maxProcesses());
@@ -180,30 +281,29 @@ public final class Lowerer {
     }
 
     private Optional<String> ipc(ControlRequirement r, NativePlan.Builder b, Landlock ll) {
-        var granted = r.scope() instanceof Scope.IpcGrants g ? g.channels() : java.util.Set.<io.aasm.ports.policy.IpcChannel>of();
-        if (!granted.contains(io.aasm.ports.policy.IpcChannel.ABSTRACT_UNIX)) {
+        Set<IpcChannel> granted = r.scope() instanceof Scope.IpcGrants g ? g.channels() : Set.of();
+        if (!granted.contains(IpcChannel.ABSTRACT_UNIX)) {
             ll.scope(LandlockRights.SCOPE_ABSTRACT_UNIX_SOCKET);
             b.step(CapabilityDomain.IPC, "landlock scope: abstract unix sockets outside the tree unreachable");
         }
-        if (!granted.contains(io.aasm.ports.policy.IpcChannel.SIGNAL)) {
+        if (!granted.contains(IpcChannel.SIGNAL)) {
             ll.scope(LandlockRights.SCOPE_SIGNAL);
             b.step(CapabilityDomain.IPC, "landlock scope: signals to processes outside the tree denied");
         }
-        if (!granted.contains(io.aasm.ports.policy.IpcChannel.SYSV)) {
+        if (!granted.contains(IpcChannel.SYSV)) {
             b.namespaces.add(Namespace.IPC);
             b.step(CapabilityDomain.IPC, "new IPC namespace: System V objects of the host unreachable");
         }
         return Optional.empty();
     }
 
-    private Optional<String> credential(ControlRequirement r, NativePlan.Builder b) {
+    private Optional<String> credential(NativePlan.Builder b) {
         b.namespaces.add(Namespace.PID);
-        b.namespaces.add(Namespace.MOUNT);
-        b.mountProc = true;
         b.step(CapabilityDomain.CREDENTIAL, "environment: exactly " + b.env.keySet().size()
                 + " delegated names " + b.env.keySet());
         b.step(CapabilityDomain.CREDENTIAL, "inherited descriptors sealed: only 0,1,2 kept");
-        b.step(CapabilityDomain.CREDENTIAL, "new pid namespace with its own /proc: other processes' environ unreachable");
+        b.step(CapabilityDomain.CREDENTIAL, "new pid namespace with its own /proc (where /proc is visible): other "
+                + "processes' environ unreachable; the program's pid is random in it");
         return Optional.empty();
     }
 
@@ -232,57 +332,5 @@ public final class Lowerer {
             default -> "supervisor deadline, whole-tree kill";
         }));
         return Optional.empty();
-    }
-
-    /** Compiled programs by concerns: the same policy is lowered at plan time and again at prepare time. */
-    private final java.util.Map<SyscallFilters.Concerns, FilterCompiler.Result> programs =
-            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<SyscallFilters.Concerns, FilterCompiler.Result> e) {
-                    return size() > 64;
-                }
-            });
-
-    private FilterCompiler.Result compiled(SyscallFilters.Concerns c) {
-        FilterCompiler.Result r = programs.get(c);
-        if (r == null) {
-            r = compiler.orElseThrow().compile(SyscallFilters.build(c));
-            programs.put(c, r);
-        }
-        return r;
-    }
-
-    /** Accumulates the seccomp concerns; compiled once at the end because the launcher takes one program. */
-    private final class Seccomp {
-        Optional<SyscallMode> mode = Optional.empty();
-        List<String> names = List.of();
-        Optional<SyscallFilters.Sockets> sockets = Optional.empty();
-        boolean denyIoUring;
-        boolean denyProcess;
-        CapabilityDomain owner = CapabilityDomain.SYSCALL;
-
-        void sockets(boolean udp, CapabilityDomain d) {
-            boolean allow = udp && sockets.map(SyscallFilters.Sockets::allowUdp).orElse(true);
-            sockets = Optional.of(new SyscallFilters.Sockets(allow));
-        }
-
-        CapabilityDomain ownerDomain() {
-            return owner;
-        }
-
-        Optional<String> install(NativePlan.Builder b) {
-            boolean needed = mode.isPresent() || sockets.isPresent() || denyIoUring || denyProcess;
-            if (compiler.isEmpty() || !facts.seccompFilter()) {
-                return needed ? Optional.of("seccomp is not available on this host") : Optional.empty();
-            }
-            SyscallFilters.Concerns c = new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess);
-            FilterCompiler.Result res = compiled(c);
-            if (res instanceof FilterCompiler.Result.Rejected rej) {
-                return Optional.of(rej.reason());
-            }
-            FilterCompiler.Result.Program p = (FilterCompiler.Result.Program) res;
-            b.seccomp.add(new NativePlan.SeccompProgram(p.spec().purpose(), p.bytes()));
-            return Optional.empty();
-        }
     }
 }

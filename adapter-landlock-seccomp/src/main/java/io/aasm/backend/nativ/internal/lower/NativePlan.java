@@ -25,13 +25,15 @@ public record NativePlan(
         Optional<LandlockPlan> landlock,
         List<SeccompProgram> seccomp,
         Set<Namespace> namespaces,
-        Optional<String> hostsFile,
+        Optional<View> view,
+        Map<String, String> generatedFiles,
         boolean mountProc,
         Map<Rlimit, Long> rlimits,
         List<CgroupLimit> cgroupLimits,
         OptionalLong wallClockSeconds,
         Map<CapabilityDomain, List<String>> installed,
-        List<Integer> relayTcpPorts) {
+        List<Integer> relayTcpPorts,
+        Authority authority) {
     public NativePlan {
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
@@ -40,7 +42,9 @@ public record NativePlan(
         Objects.requireNonNull(landlock);
         seccomp = List.copyOf(seccomp);
         namespaces = Set.copyOf(namespaces);
-        Objects.requireNonNull(hostsFile);
+        Objects.requireNonNull(view);
+        generatedFiles = Map.copyOf(generatedFiles);
+        Objects.requireNonNull(authority);
         rlimits = Map.copyOf(rlimits);
         cgroupLimits = List.copyOf(cgroupLimits);
         Objects.requireNonNull(wallClockSeconds);
@@ -51,6 +55,17 @@ public record NativePlan(
         if (!relayTcpPorts.isEmpty() && !namespaces.contains(Namespace.NET)) {
             throw new IllegalArgumentException("relayed ports need a network namespace");
         }
+        if (view.isPresent() != namespaces.contains(Namespace.MOUNT)) {
+            throw new IllegalArgumentException("a filesystem view and a mount namespace go together");
+        }
+    }
+
+    /**
+     * What every launch installs around the program whatever the policy states: a new session (and a
+     * pseudo-terminal of its own when the caller's stdin is a terminal), every capability dropped, and a
+     * program pid chosen at random in its pid namespace (so per-pid names do not collide across launches).
+     */
+    public record Authority(boolean newTerminal, boolean dropCapabilities, boolean randomPid) {
     }
 
     public enum Namespace { USER, MOUNT, PID, NET, IPC }
@@ -97,13 +112,15 @@ public record NativePlan(
         LandlockPlan landlock;
         final List<SeccompProgram> seccomp = new ArrayList<>();
         final Set<Namespace> namespaces = EnumSet.noneOf(Namespace.class);
-        String hostsFile;
+        View view;
+        final Map<String, String> generatedFiles = new LinkedHashMap<>();
         boolean mountProc;
         final Map<Rlimit, Long> rlimits = new LinkedHashMap<>();
         final List<CgroupLimit> cgroupLimits = new ArrayList<>();
         Long wallClock;
         final Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
         final List<Integer> relayTcpPorts = new ArrayList<>();
+        Authority authority = new Authority(true, true, false);
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
             this.program = program;
@@ -118,9 +135,9 @@ public record NativePlan(
 
         NativePlan build() {
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
-                    Optional.ofNullable(hostsFile), mountProc, rlimits, cgroupLimits,
+                    Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
-                    relayTcpPorts);
+                    relayTcpPorts, authority);
         }
     }
 }

@@ -59,35 +59,55 @@ public final class Routes {
 
     private Route filesystem(boolean write) {
         List<String> lim = new ArrayList<>(List.of(
-                "grants are bound to the files that exist when the boundary is installed; a missing path refuses",
+                "grants are resolved when the boundary is installed: a missing path refuses; a grant that resolves "
+                        + "through a symlink is granted as the path it resolves to (the plan names it), and a write "
+                        + "grant through a symlink not owned by root refuses",
                 "a grant of / grants the whole filesystem",
-                "descriptors opened before the boundary and kept are not re-checked (all but stdio are closed)"));
-        lim.add("io_uring is denied while the filesystem is confined");
-        lim.add("no implicit grants: the program's own executable, its libraries and /dev/null need explicit grants");
+                "descriptors opened before the boundary and kept are not re-checked (all but stdio are closed)",
+                "io_uring is denied while the filesystem is confined",
+                "implicit grants: only the standard device set (" + String.join(", ", ViewPlanner.DEVICES)
+                        + ", a private /dev/pts, /dev/ptmx and /dev/shm) and, with name resolution stated, the "
+                        + "generated /etc/hosts, /etc/resolv.conf and /etc/nsswitch.conf; the program's own "
+                        + "executable and libraries need grants",
+                "pathname unix sockets inside the grants can be connected to (Landlock ABI <= 7 does not check "
+                        + "connect); those outside them do not exist in the view",
+                "aasm's own install, cache and runtime directory are read-only inside the boundary; a write grant "
+                        + "inside them refuses"));
         if (!write) {
             lim.add("read grants include execute (a readable program can be run)");
+            lim.add("when filesystem.write is not stated (writes unrestricted) the host's tree stays in place: "
+                    + "reads outside the grants fail with EACCES rather than ENOENT, and inotify/fanotify watches "
+                    + "are denied (EPERM)");
         } else {
             lim.add("write grants include read of the same paths");
+            lim.add("when filesystem.read is not stated (reads unrestricted) the host's tree is there read-only: "
+                    + "writes and metadata changes outside the write grants fail with EROFS or EACCES");
         }
         if (facts.landlockAbi() < 5) {
             lim.add("ioctl on device files is not handled below Landlock ABI 5");
         }
         String rights = write ? LandlockRights.describeFs(LandlockRights.write(facts.landlockAbi()))
                 : LandlockRights.describeFs(LandlockRights.READ);
-        return new Route.Supported("landlock ABI " + facts.landlockAbi() + " (" + rights + ") beneath granted paths",
-                List.of(write ? Need.LANDLOCK_TRUNCATE : Need.LANDLOCK_FS), lim);
+        return new Route.Supported("filesystem view (private mount namespace: only granted paths exist, read "
+                + "grants mounted read-only, write grants read-write) + landlock ABI " + facts.landlockAbi() + " ("
+                + rights + ") beneath granted paths",
+                List.of(write ? Need.LANDLOCK_TRUNCATE : Need.LANDLOCK_FS, Need.NAMESPACES), lim);
     }
+
+    private static final String SOCKETS = "seccomp allows only unix, netlink, TCP and UDP sockets (raw, packet, "
+            + "SCTP, MPTCP, ICMP and every other family, type or protocol fail with EPERM), denies TCP Fast Open and "
+            + "io_uring";
 
     private Route network(Scope scope) {
         if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
             if (facts.namespaces()) {
-                return new Route.Supported("new network namespace (only its own loopback) + seccomp denies "
-                        + "udp/raw/packet sockets and io_uring", List.of(Need.NAMESPACES, Need.SECCOMP),
+                return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
+                        List.of(Need.NAMESPACES, Need.SECCOMP),
                         List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
             }
-            return new Route.Supported("landlock TCP connect denied on every port + seccomp denies udp/raw/packet "
-                    + "sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP),
-                    List.of("socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted"));
+            return new Route.Supported("landlock TCP connect denied on every port + " + SOCKETS + " (no UDP)",
+                    List.of(Need.LANDLOCK_NET, Need.SECCOMP),
+                    List.of("UDP is denied altogether without a network namespace of the program's own"));
         }
         if (!(scope instanceof Scope.Egress egress)) {
             return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
@@ -102,13 +122,12 @@ public final class Routes {
         boolean udp = egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP);
         List<String> lim = new ArrayList<>(List.of(
                 "a TCP port grant covers every destination (0.0.0.0/0 and ::/0): Landlock matches ports, not hosts",
-                "listening (bind) is not restricted",
-                "socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted"));
+                "listening (bind) is not restricted"));
         if (udp) {
             lim.add("the UDP grant allows UDP to every host and port (seccomp cannot see destinations)");
         }
-        return new Route.Supported("landlock TCP connect by port (every destination) + seccomp denies "
-                + (udp ? "" : "udp/") + "raw/packet sockets and io_uring", List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
+        return new Route.Supported("landlock TCP connect by port (every destination) + " + SOCKETS
+                + (udp ? "" : " (no UDP)"), List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
     }
 
     /** Loopback TCP ports only: a new network namespace whose loopback ports are relayed to the host's. */
@@ -119,18 +138,17 @@ public final class Routes {
                     + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports (1-65535); list the ports the program "
                     + "needs, or set network.egress posture: optional to run without this guarantee");
         }
-        return new Route.Supported("new network namespace (only its own loopback) + a relay outside it connecting "
-                + "127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted ports + seccomp denies "
-                + "udp/raw/packet sockets and io_uring", List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
+        return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + a relay outside it "
+                + "connecting 127.0.0.1/[::1] TCP port N to the host's 127.0.0.1/[::1] port N for the granted ports + "
+                + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
                 "the granted services see connections from the relay (a process of the supervisor's user outside "
                         + "the boundary), not from the program's own address and port",
                 "only 127.0.0.1 and ::1 on the granted ports reach the host (::1 only where the new namespace has "
                         + "IPv6); every other destination, including 127.0.0.2 and the host's other addresses, is "
                         + "unroutable",
                 "at most " + EgressCoverage.MAX_RELAY_PORTS + " relayed connections at a time; more are reset",
-                "UDP to loopback cannot be granted; listening inside the namespace is invisible outside it",
-                "socket families other than TCP/UDP/raw/packet (e.g. SCTP) are not restricted, but nothing "
-                        + "outside the namespace is routable"));
+                "UDP reaches only the namespace's own loopback (UDP to the host cannot be granted); listening inside "
+                        + "the namespace is invisible outside it"));
     }
 
     private Route nameResolution(List<ControlRequirement> all) {
@@ -141,12 +159,14 @@ public final class Routes {
                         + "directly; name resolution cannot be pinned with a UDP egress grant");
             }
         }
-        return new Route.Supported("private mount namespace with a generated /etc/hosts (and a resolv.conf without "
-                + "nameservers) bound over the host's + seccomp denies udp sockets",
+        return new Route.Supported("private mount namespace with a generated /etc/hosts, a resolv.conf without "
+                + "nameservers and an nsswitch.conf whose hosts database is that file only, bound over the host's + "
+                + "seccomp denies UDP sockets outside a network namespace of the program's own",
                 List.of(Need.NAMESPACES, Need.SECCOMP),
-                List.of("mediates /etc/hosts lookups and classic DNS over UDP; a resolver reached over TCP port 53 or "
-                        + "HTTPS is mediated only by the network egress domain",
-                        "UDP sockets are denied to the program when this domain is stated"));
+                List.of("the C library resolves names from the pinned file only (whatever RES_OPTIONS or resolv.conf "
+                        + "say); a program that speaks DNS itself over TCP or HTTPS to a resolver it can reach is "
+                        + "governed by the network egress domain",
+                        "UDP sockets are denied to the program unless it has a network namespace of its own"));
     }
 
     private Route syscall(Scope scope) {
@@ -163,7 +183,9 @@ public final class Routes {
         }
         List<String> lim = new ArrayList<>();
         lim.add("a denied call fails with EPERM; the process is not killed");
-        lim.add("always denied (hardening baseline): " + String.join(",", SyscallFilters.HARDENING_BASELINE));
+        lim.add("always denied (hardening baseline, EPERM): " + String.join(",", SyscallFilters.HARDENING_BASELINE)
+                + "; clone with a namespace flag and ioctl TIOCSTI/TIOCLINUX (EPERM); clone3 and every syscall "
+                + "number this filter does not know, i.e. a newer kernel's (ENOSYS)");
         if (s.mode() == SyscallMode.ALLOW) {
             lim.add("always allowed so the program can start and exit: "
                     + String.join(",", SyscallFilters.STARTUP_BASELINE));
@@ -214,12 +236,16 @@ public final class Routes {
             parts.add("nothing to scope (every channel granted)");
         }
         return new Route.Supported(String.join(" + ", parts), needs, List.of(
-                "pathname unix sockets, FIFOs and POSIX shared memory are files: the filesystem domain governs them"));
+                "pathname unix sockets, FIFOs and POSIX shared memory are files: with the filesystem stated, only "
+                        + "those inside its grants exist for the program (and /dev/shm is its own), and a pathname "
+                        + "socket inside the grants can be connected to; without a filesystem statement every one of "
+                        + "the host's is reachable"));
     }
 
     private Route credential() {
         return new Route.Supported("environment reduced to delegated names; inherited descriptors sealed (only stdio "
-                + "kept); new pid namespace with its own /proc", List.of(Need.NAMESPACES),
+                + "kept); new pid namespace with its own /proc (and a random pid for the program)",
+                List.of(Need.NAMESPACES),
                 List.of("secrets in files readable under granted paths are governed by the filesystem domain"));
     }
 

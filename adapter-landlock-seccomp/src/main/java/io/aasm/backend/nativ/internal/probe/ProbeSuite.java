@@ -213,22 +213,22 @@ public final class ProbeSuite {
         }
     }
 
-    private ProbeResult credential(Path s) throws IOException, LaunchException {
-        String marker = System.getenv().keySet().stream().sorted().findFirst().orElse(null);
-        if (marker == null) {
-            return ProbeResult.inconclusive("the supervisor has an empty environment; nothing to look for");
+    private ProbeResult credential(Path s) throws IOException, LaunchException, InterruptedException {
+        String marker = "AASM_PROBE_OUTSIDE=" + java.util.UUID.randomUUID();
+        try (OutsideProcess outside = OutsideProcess.start(runner, Map.of("AASM_PROBE_OUTSIDE",
+                marker.substring(marker.indexOf('=') + 1)))) {
+            Path environ = s.resolve("out/environ");
+            Path env = s.resolve("out/env");
+            String action = "cat /proc/" + outside.pid() + "/environ > " + environ + "; env > " + env;
+            Map<String, String> childEnv = Map.of("AASM_PROBE_KEEP", "1", "AASM_PROBE_DROP", "1");
+            ExitDisposition denial = runner.run(grandchild("/bin/sh", action, s, childEnv, List.of(req(
+                    CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of("AASM_PROBE_KEEP"))))));
+            boolean denied = contains(environ, marker) || contains(env, "AASM_PROBE_DROP=")
+                    || !contains(env, "AASM_PROBE_KEEP=");
+            ExitDisposition control = runner.run(grandchild("/bin/sh", action, s, childEnv, List.of()));
+            boolean effect = contains(environ, marker) && contains(env, "AASM_PROBE_DROP=");
+            return verdict(effect, denied, "another process's environ and an undelegated name", control, denial);
         }
-        Path environ = s.resolve("out/environ");
-        Path env = s.resolve("out/env");
-        String action = "cat /proc/" + ProcessHandle.current().pid() + "/environ > " + environ + "; env > " + env;
-        Map<String, String> childEnv = Map.of("AASM_PROBE_KEEP", "1", "AASM_PROBE_DROP", "1");
-        ExitDisposition denial = runner.run(grandchild("/bin/sh", action, s, childEnv, List.of(req(CapabilityDomain.CREDENTIAL,
-                new Scope.Delegated(List.of("AASM_PROBE_KEEP"))))));
-        boolean denied = contains(environ, marker + "=") || contains(env, "AASM_PROBE_DROP=")
-                || !contains(env, "AASM_PROBE_KEEP=");
-        ExitDisposition control = runner.run(grandchild("/bin/sh", action, s, childEnv, List.of()));
-        boolean effect = contains(environ, marker + "=") && contains(env, "AASM_PROBE_DROP=");
-        return verdict(effect, denied, "supervisor environ and an undelegated name", control, denial);
     }
 
     private ProbeResult resource(Path s) throws IOException, LaunchException {

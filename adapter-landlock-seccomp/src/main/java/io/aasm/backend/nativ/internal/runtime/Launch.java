@@ -22,14 +22,14 @@ public final class Launch {
     private final NativePlan plan;
     private final PlanMessage message;
     private final CgroupPlacement cgroups;
-    private final MessageMapper.PreparedFiles files;
+    private final PreparedFiles files;
     private LauncherProcess process;
     private StartOutcome start;
     private ExitDisposition disposition;
     private boolean deadlineHit;
     private long startedAtNanos;
 
-    public Launch(NativePlan plan, PlanMessage message, CgroupPlacement cgroups, MessageMapper.PreparedFiles files) {
+    public Launch(NativePlan plan, PlanMessage message, CgroupPlacement cgroups, PreparedFiles files) {
         this.plan = plan;
         this.message = message;
         this.cgroups = cgroups;
@@ -59,6 +59,7 @@ public final class Launch {
             throw e;
         }
         start = process.awaitStart();
+        files.close(); // bound into the view (or refused): the files are no longer needed
         if (!(start instanceof StartOutcome.Started)) {
             process.waitFor(Duration.ofSeconds(5));
             process.close();

@@ -4,11 +4,11 @@ import io.aasm.backend.nativ.internal.cgroup.CgroupPlacement;
 import io.aasm.backend.nativ.internal.launcher.PlanMessage;
 import io.aasm.backend.nativ.internal.launcher.PlanRecord;
 import io.aasm.backend.nativ.internal.lower.NativePlan;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.aasm.backend.nativ.internal.lower.View;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Maps a decided {@link NativePlan} (plus the resources prepared for it) onto the launcher's wire message. */
 public final class MessageMapper {
@@ -16,6 +16,9 @@ public final class MessageMapper {
     private static final int SIGINT = 2;
     private static final int SIGQUIT = 3;
     private static final int SIGTERM = 15;
+    /** Below every pid_max Linux allows (32768 is the smallest default), above the pids init's helpers take. */
+    private static final int PID_FROM = 1000;
+    private static final int PID_TO = 32768;
 
     private MessageMapper() {
     }
@@ -23,6 +26,9 @@ public final class MessageMapper {
     public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files, int uid, int gid) {
         PlanMessage.Builder m = PlanMessage.builder().program(plan.program()).argv(plan.argv()).cwd(plan.workingDirectory());
         plan.environment().forEach(m::env);
+        if (plan.authority().newTerminal()) {
+            m.terminal();
+        }
         if (!plan.namespaces().isEmpty()) {
             Set<PlanRecord.Namespace> ns = EnumSet.noneOf(PlanRecord.Namespace.class);
             plan.namespaces().forEach(n -> ns.add(PlanRecord.Namespace.valueOf(n.name())));
@@ -38,8 +44,7 @@ public final class MessageMapper {
         if (plan.mountProc()) {
             m.mountProc();
         }
-        files.hosts().ifPresent(h -> m.bind(h.toString(), "/etc/hosts", true));
-        files.resolvConf().ifPresent(r -> m.bind(r.toString(), "/etc/resolv.conf", true));
+        plan.view().ifPresent(v -> view(v, files, m));
         cgroups.procsFiles().forEach(m::cgroupJoin);
         for (Map.Entry<NativePlan.Rlimit, Long> e : plan.rlimits().entrySet()) {
             m.rlimit(resource(e.getKey()), e.getValue(), e.getValue());
@@ -50,12 +55,27 @@ public final class MessageMapper {
             l.ports().forEach(p -> m.landlockPort(p.access(), p.port()));
         });
         m.noNewPrivs();
+        if (plan.authority().dropCapabilities()) {
+            m.dropCaps();
+        }
+        if (plan.authority().randomPid()) {
+            m.programPid(ThreadLocalRandom.current().nextInt(PID_FROM, PID_TO));
+        }
         // The launcher seals every inherited descriptor not listed here, stdio included.
         m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));
         m.signals(plan.namespaces().contains(NativePlan.Namespace.PID) ? PlanRecord.SignalTarget.ALL
                 : PlanRecord.SignalTarget.GROUP, SIGHUP, SIGINT, SIGQUIT, SIGTERM);
         return m.build();
+    }
+
+    private static void view(View v, PreparedFiles files, PlanMessage.Builder m) {
+        m.viewRoot(v.base().code());
+        for (View.Op op : v.ops()) {
+            String a = op.a().startsWith(View.GENERATED)
+                    ? files.path(op.a().substring(View.GENERATED.length())).toString() : op.a();
+            m.viewOp(op.kind().code(), op.flags(), a, op.b());
+        }
     }
 
     private static int resource(NativePlan.Rlimit r) {
@@ -66,41 +86,5 @@ public final class MessageMapper {
             case AS -> PlanRecord.Rlimit.AS;
             case NPROC -> PlanRecord.Rlimit.NPROC;
         };
-    }
-
-    /** Files generated for the launch (hosts, resolv.conf), in a private directory removed after the run. */
-    public record PreparedFiles(Path dir, java.util.Optional<Path> hosts, java.util.Optional<Path> resolvConf)
-            implements AutoCloseable {
-        public static PreparedFiles none() {
-            return new PreparedFiles(null, java.util.Optional.empty(), java.util.Optional.empty());
-        }
-
-        public static PreparedFiles create(NativePlan plan) throws java.io.IOException {
-            if (plan.hostsFile().isEmpty()) {
-                return none();
-            }
-            Path dir = Files.createTempDirectory("aasm-native-");
-            Path hosts = Files.writeString(dir.resolve("hosts"), plan.hostsFile().get());
-            java.util.Optional<Path> resolv = java.util.Optional.empty();
-            if (Files.exists(Path.of("/etc/resolv.conf"))) {
-                resolv = java.util.Optional.of(Files.writeString(dir.resolve("resolv.conf"),
-                        "# aasm: no nameserver; names resolve only from the pinned hosts file\noptions attempts:1 timeout:1\n"));
-            }
-            return new PreparedFiles(dir, java.util.Optional.of(hosts), resolv);
-        }
-
-        @Override
-        public void close() {
-            if (dir == null) {
-                return;
-            }
-            try {
-                for (Path p : java.util.List.of(dir.resolve("hosts"), dir.resolve("resolv.conf"), dir)) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (java.io.IOException e) {
-                // a temp directory left behind is harmless
-            }
-        }
     }
 }

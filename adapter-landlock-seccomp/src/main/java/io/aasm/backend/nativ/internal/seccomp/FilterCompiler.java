@@ -45,6 +45,22 @@ public final class FilterCompiler {
         return nr == Libseccomp.NR_SCMP_ERROR ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(nr);
     }
 
+    /**
+     * One above the highest syscall number libseccomp knows on the native architecture: calls from there on
+     * are a newer kernel's, which no name-based rule can cover (the baseline filter fails them).
+     */
+    public int firstUnknownNumber() {
+        int highest = -1;
+        for (int nr = 0; nr < 1024; nr++) {
+            Pointer name = lib.seccomp_syscall_resolve_num_arch(0, nr);
+            if (name != null) {
+                highest = nr;
+                com.sun.jna.Native.free(Pointer.nativeValue(name));
+            }
+        }
+        return highest + 1;
+    }
+
     public Result compile(FilterSpec spec) {
         for (FilterSpec.Rule r : spec.rules()) {
             if (resolve(r.syscall()).isEmpty()) {

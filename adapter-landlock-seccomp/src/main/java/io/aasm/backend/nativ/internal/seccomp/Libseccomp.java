@@ -23,6 +23,9 @@ public interface Libseccomp extends Library {
 
     int seccomp_syscall_resolve_name(String name);
 
+    /** The name of syscall {@code num} on {@code arch} (0: native), malloc'd, or null when unknown. */
+    Pointer seccomp_syscall_resolve_num_arch(int arch, int num);
+
     int seccomp_rule_add_array(Pointer ctx, int action, int syscall, int argCount, Pointer args);
 
     int seccomp_export_bpf(Pointer ctx, int fd);

@@ -20,41 +20,46 @@ class CredentialConfinementTest {
     Path tmp;
 
     @Test
-    void onlyDelegatedNamesReachTheGrandchildAndSupervisorEnvironIsUnreachable() throws Exception {
+    void onlyDelegatedNamesReachTheGrandchildAndAnotherProcessEnvironIsUnreachable() throws Exception {
         Harness h = Harness.shared();
-        String marker = System.getenv().keySet().stream().sorted().findFirst().orElseThrow(
-                () -> new IllegalStateException("the test JVM needs at least one environment variable"));
-        Path environ = tmp.resolve("environ");
-        Path env = tmp.resolve("env");
-        String action = "env > " + env + "; cat /proc/" + ProcessHandle.current().pid() + "/environ > " + environ;
-        Map<String, String> childEnv = Map.of("AASM_KEEP", "kept-value", "AASM_SECRET", "secret-value");
-        h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of(req(CapabilityDomain.CREDENTIAL,
-                new Scope.Delegated(List.of("AASM_KEEP"))))));
-        String seen = Files.readString(env);
-        assertTrue(seen.contains("AASM_KEEP=kept-value"), seen);
-        assertFalse(seen.contains("AASM_SECRET"), seen);
-        assertFalse(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker + "="),
-                "supervisor environ must be unreachable inside the pid namespace");
-        // Control: without the credential requirement both the name and the supervisor's environ are visible.
-        h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of()));
-        assertTrue(Files.readString(env).contains("AASM_SECRET=secret-value"));
-        assertTrue(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker + "="),
-                "control: the supervisor's environ is readable without the pid namespace");
+        String marker = "AASM_OUTSIDE_MARK=" + java.util.UUID.randomUUID();
+        try (var outside = h.outside(Map.of("AASM_OUTSIDE_MARK", marker.substring(18)))) {
+            Path environ = tmp.resolve("environ");
+            Path env = tmp.resolve("env");
+            String action = "env > " + env + "; cat /proc/" + outside.pid() + "/environ > " + environ;
+            Map<String, String> childEnv = Map.of("AASM_KEEP", "kept-value", "AASM_SECRET", "secret-value");
+            h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of(req(CapabilityDomain.CREDENTIAL,
+                    new Scope.Delegated(List.of("AASM_KEEP"))))));
+            String seen = Files.readString(env);
+            assertTrue(seen.contains("AASM_KEEP=kept-value"), seen);
+            assertFalse(seen.contains("AASM_SECRET"), seen);
+            assertFalse(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker),
+                    "another process's environ must be unreachable inside the pid namespace");
+            // Control: without the credential requirement both the name and the other environ are visible.
+            h.run(Harness.grandchild("/bin/sh", action, tmp, childEnv, List.of()));
+            assertTrue(Files.readString(env).contains("AASM_SECRET=secret-value"));
+            assertTrue(new String(Files.readAllBytes(environ), StandardCharsets.ISO_8859_1).contains(marker),
+                    "control: another process's environ is readable without the pid namespace");
+        }
     }
 
     @Test
-    void noProcessVisibleInsideExposesTheSupervisorEnvironment() throws Exception {
+    void noProcessVisibleInsideExposesAnotherProcessEnvironment() throws Exception {
         Harness h = Harness.shared();
-        String marker = System.getenv().keySet().stream().sorted().findFirst().orElseThrow();
-        Path all = tmp.resolve("all");
-        // Every environ readable inside the pid namespace (pid 1 is the launcher's init, a copy of the supervisor side).
-        String action = "for f in /proc/[0-9]*/environ; do cat $f; done > " + all;
-        h.sh(action, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
-        assertFalse(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker + "="),
-                "a process inside the namespace exposes the supervisor's environment");
-        h.sh(action, tmp);
-        assertTrue(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker + "="),
-                "control: without the requirement the host's processes (the supervisor among them) are readable");
+        String marker = "AASM_OUTSIDE_MARK=" + java.util.UUID.randomUUID();
+        try (var outside = h.outside(Map.of("AASM_OUTSIDE_MARK", marker.substring(18)))) {
+            Path all = tmp.resolve("all");
+            // Every environ readable inside the pid namespace (pid 1 is the launcher's init, non-dumpable).
+            String action = "for f in /proc/[0-9]*/environ; do cat $f; done > " + all;
+            // No filesystem statement: a Landlock domain would itself keep the program from reading /proc entries
+            // of processes outside it, and the control must show the pid namespace alone at work.
+            h.sh(action, tmp, req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+            assertFalse(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker),
+                    "a process visible inside the namespace exposes an outside environment");
+            h.sh(action, tmp);
+            assertTrue(new String(Files.readAllBytes(all), StandardCharsets.ISO_8859_1).contains(marker),
+                    "control: without the requirement the host's processes are readable");
+        }
     }
 
     @Test

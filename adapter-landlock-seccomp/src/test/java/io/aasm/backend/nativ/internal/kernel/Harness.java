@@ -99,4 +99,24 @@ public final class Harness {
     public ExecutionHandle start(ExecutionSpec spec) throws LaunchException {
         return backend.spawn(backend.prepare(plan(backend, spec)));
     }
+
+    /** A capability-free process outside any test tree, holding {@code env} (see OutsideProcess). */
+    public io.aasm.backend.nativ.internal.probe.OutsideProcess outside(Map<String, String> env) throws Exception {
+        return io.aasm.backend.nativ.internal.probe.OutsideProcess.start(new io.aasm.backend.nativ.internal.probe
+                .ProbeRunner() {
+            @Override
+            public ExitDisposition run(ExecutionSpec spec) throws LaunchException {
+                return Harness.this.run(spec);
+            }
+
+            @Override
+            public AutoCloseable start(ExecutionSpec spec) throws LaunchException {
+                ExecutionHandle handle = Harness.this.start(spec);
+                return () -> {
+                    backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE);
+                    backend.waitFor(handle);
+                };
+            }
+        }, env);
+    }
 }

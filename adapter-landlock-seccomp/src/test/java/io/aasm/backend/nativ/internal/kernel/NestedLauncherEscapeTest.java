@@ -28,7 +28,8 @@ class NestedLauncherEscapeTest {
         Harness h = Harness.shared();
         Path secret = Files.writeString(Files.createDirectories(tmp.resolve("secret")).resolve("s"), "NESTED-SECRET");
         Path out = Files.createDirectories(tmp.resolve("out"));
-        Path launcher = LauncherBinary.extract().path();
+        // a file copy (the backend itself runs a sealed memory copy), readable inside the boundary
+        Path launcher = LauncherBinary.extract(tmp.resolve("launcher-cache")).path();
         PlanMessage wider = PlanMessage.builder().program("/bin/sh")
                 .argv("sh", "-c", "cat " + secret + " > " + out.resolve("copy"))
                 .landlock(LandlockRights.READ, 0, 0)

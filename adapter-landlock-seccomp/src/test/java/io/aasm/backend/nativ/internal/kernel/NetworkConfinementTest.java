@@ -200,8 +200,10 @@ class NetworkConfinementTest {
                 long relay = HostSockets.ownerOfLoopbackConnection(peerPort, port).orElseThrow(
                         () -> new AssertionError("no process holds the host side of the connection"));
                 Path proc = Path.of("/proc/" + relay);
-                assertEquals("aasm-launch", Files.readSymbolicLink(proc.resolve("exe")).getFileName().toString(),
+                assertEquals("aasm-launch", Files.readString(proc.resolve("comm")).strip(),
                         "the host side is held by the launcher's relay, not by the program");
+                assertTrue(Files.readSymbolicLink(proc.resolve("exe")).toString().startsWith("/memfd:aasm-launch"),
+                        "the launcher runs from its sealed memory file");
                 assertEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")), Files.readSymbolicLink(proc.resolve("ns/net")),
                         "the relay lives in the host's network namespace");
                 c.socket().getOutputStream().write("answer\n".getBytes(StandardCharsets.US_ASCII));

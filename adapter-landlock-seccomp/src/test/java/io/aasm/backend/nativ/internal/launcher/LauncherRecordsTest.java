@@ -26,7 +26,7 @@ class LauncherRecordsTest {
         byte[] hostBefore = Files.readAllBytes(Path.of("/etc/hosts"));
         String script = "/bin/sh -c 'cat /etc/hosts > " + out + "; echo tampered >> /etc/hosts'";
         LauncherFixture.Result r = LauncherFixture.run(LauncherFixture.sh(script).namespaces(USER_MOUNT)
-                .userMap(0, 0, 0, 0).bind(pinned.toString(), "/etc/hosts", true).build(), dir);
+                .userMap(0, 0, 0, 0).viewRoot(1).bind(pinned.toString(), "/etc/hosts", true).build(), dir);
         assertInstanceOf(StartOutcome.Started.class, r.start(), r.toString());
         assertEquals("192.0.2.7 pinned.example\n", Files.readString(out));
         assertEquals("192.0.2.7 pinned.example\n", Files.readString(pinned), "read-only: the write was refused");

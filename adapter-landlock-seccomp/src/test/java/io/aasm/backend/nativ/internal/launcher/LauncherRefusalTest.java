@@ -66,7 +66,32 @@ class LauncherRefusalTest {
                 Arguments.of("malformed_record", trueplan().add(new PlanRecord.Raw(0x50, new byte[1])).build()),
                 Arguments.of("malformed_record", trueplan().seccomp(0, new byte[7]).build()),
                 Arguments.of("bad_string", trueplan().add(new PlanRecord.Env("NOEQUALS")).build()),
-                Arguments.of("landlock_ruleset", trueplan().landlock(1L << 62, 0, 0).build()));
+                Arguments.of("landlock_ruleset", trueplan().landlock(1L << 62, 0, 0).build()),
+                Arguments.of("malformed_record", mountNs().bind("/usr", "/usr", true).build()),
+                Arguments.of("malformed_record", mountNs().viewRoot(0).viewRoot(0).build()),
+                Arguments.of("malformed_record", mountNs().viewRoot(7).build()),
+                Arguments.of("inconsistent", trueplan().viewRoot(0).build()),
+                Arguments.of("relative_path", mountNs().viewRoot(0).viewOp(PlanRecord.ViewOp.DIR, 0, "", "tmp").build()),
+                Arguments.of("path_symlink", mountNs().viewRoot(0).bind("/bin", "/bin", true).build()),
+                Arguments.of("missing_path", mountNs().viewRoot(0).bind("/nonexistent/aasm", "/x", true).build()),
+                Arguments.of("inconsistent", trueplan().programPid(4000).build()),
+                Arguments.of("malformed_record", trueplan().programPid(1).build()),
+                Arguments.of("duplicate_record", trueplan().dropCaps().dropCaps().build()),
+                Arguments.of("duplicate_record", fiveFilters()));
+    }
+
+    /** A private mount namespace (root's, as the suite runs) on which a view may be built. */
+    private static PlanMessage.Builder mountNs() {
+        return trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.MOUNT));
+    }
+
+    private static PlanMessage fiveFilters() {
+        PlanMessage.Builder b = trueplan();
+        byte[] allow = {6, 0, 0, 0, 0, 0, (byte) 0xff, 0x7f}; // RET ALLOW
+        for (int i = 0; i < 5; i++) {
+            b.seccomp(0, allow);
+        }
+        return b.build();
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -85,7 +110,7 @@ class LauncherRefusalTest {
     @Test
     void refusesOtherVersion() throws IOException {
         byte[] m = PlanEncoder.encode(trueplan().build());
-        m[4] = 2;
+        m[4] = 1; // version 1 had no filesystem view: a launcher of version 2 never reads it as such
         assertRefused("bad_version", LauncherFixture.run(m, dir, false));
     }
 
@@ -102,7 +127,7 @@ class LauncherRefusalTest {
                 .putShort((short) 2).putInt(4).put(b("true"))
                 .putShort((short) 1).putInt(9).put(b("/bin/true")).array();
         byte[] m = ByteBuffer.allocate(12 + body.length).order(ByteOrder.LITTLE_ENDIAN).put(b("AALP"))
-                .putShort((short) 1).putShort((short) 0).putInt(body.length).put(body).array();
+                .putShort((short) PlanMessage.VERSION).putShort((short) 0).putInt(body.length).put(body).array();
         assertRefused("record_order", LauncherFixture.run(m, dir, false));
     }
 

@@ -22,7 +22,7 @@ class PlanEncoderTest {
                 .env("A", "1")
                 .argv("x")
                 .build();
-        byte[] expected = hex("41414c50 0100 0000 3d000000"
+        byte[] expected = hex("41414c50 0200 0000 3d000000"
                 + " 0100 09000000 2f62696e2f74727565" // PROGRAM /bin/true
                 + " 0200 04000000 74727565" // ARG true
                 + " 0200 01000000 78" // ARG x (order within a type kept)
@@ -42,8 +42,9 @@ class PlanEncoderTest {
                 PlanEncoder.payload(new PlanRecord.LandlockPort(2, 8080)));
         assertArrayEquals(hex("ffff000000000000 0300000000000000 0300000000000000"),
                 PlanEncoder.payload(new PlanRecord.LandlockRuleset(0xffff, 3, 3)));
-        assertArrayEquals(hex("01000000 06000000 2f686f737473 2f6574632f686f737473"),
-                PlanEncoder.payload(new PlanRecord.Bind("/hosts", "/etc/hosts", true)));
+        assertArrayEquals(hex("02000000 01000000 06000000 2f686f737473 2f6574632f686f737473"),
+                PlanEncoder.payload(new PlanRecord.ViewOp(PlanRecord.ViewOp.BIND, 1, "/hosts", "/etc/hosts")));
+        assertArrayEquals(hex("e8030000"), PlanEncoder.payload(new PlanRecord.ProgramPid(1000)));
         assertArrayEquals(hex("00000000 e8030000 00000000 e8030000"),
                 PlanEncoder.payload(new PlanRecord.UserMap(0, 1000, 0, 1000)));
         assertArrayEquals(hex("01000000 0040000000000000"),

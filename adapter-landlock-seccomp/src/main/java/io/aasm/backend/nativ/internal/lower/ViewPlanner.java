@@ -1,0 +1,164 @@
+package io.aasm.backend.nativ.internal.lower;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides the program's filesystem view from the filesystem grants (already resolved), the devices every
+ * boundary gets, /proc, the files name resolution generates, aasm's own protected paths and the working
+ * directory. The rule: a path the program may neither read nor write does not exist for it (ENOENT);
+ * read grants are read-only mounts (so metadata writes fail with EROFS too), write grants read-write;
+ * with only writes stated the host's root is there read-only; with only reads stated (writes unrestricted)
+ * the host's root stays writable and Landlock alone confines reads.
+ */
+public final class ViewPlanner {
+    /** Device nodes bound from the host's /dev into every view that confines the filesystem. */
+    public static final List<String> DEVICES = List.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+            "/dev/urandom", "/dev/tty");
+    /** The private parts of the device set: a devpts instance, its ptmx, and a shared-memory tmpfs. */
+    public static final List<String> PRIVATE_DEVICES = List.of("/dev/pts", "/dev/ptmx", "/dev/shm");
+
+    private final List<View.Op> ops = new ArrayList<>();
+    private final List<String> described = new ArrayList<>();
+
+    /** What the planner needs to know about one launch. */
+    public record Input(Optional<List<Grant>> read, Optional<List<Grant>> write, boolean freshProc,
+                        boolean privateTmp, List<String> generatedEtc, List<Grant> protectedPaths,
+                        String workingDirectory) {
+        public Input {
+            read = read.map(List::copyOf);
+            write = write.map(List::copyOf);
+            generatedEtc = List.copyOf(generatedEtc);
+            protectedPaths = List.copyOf(protectedPaths);
+        }
+
+        boolean filesystemStated() {
+            return read.isPresent() || write.isPresent();
+        }
+    }
+
+    public static View plan(Input in) {
+        return new ViewPlanner().build(in);
+    }
+
+    private View build(Input in) {
+        View.Base base = in.read().isPresent() && in.write().isPresent() ? View.Base.EMPTY
+                : in.write().isPresent() ? View.Base.HOST_READ_ONLY : View.Base.HOST_READ_WRITE;
+        described.add(switch (base) {
+            case EMPTY -> "filesystem view: only granted paths exist (read grants read-only, write grants "
+                    + "read-write); everything else is absent (ENOENT)";
+            case HOST_READ_ONLY -> "filesystem view: the host's tree read-only, write grants read-write";
+            case HOST_READ_WRITE -> "private mount namespace over the host's tree";
+        });
+        List<String> visibleRo = new ArrayList<>();
+        List<String> visibleRw = new ArrayList<>();
+        if (base == View.Base.EMPTY) {
+            for (Grant g : byDepth(in.read().get())) {
+                if (!covered(g.real(), visibleRo) && !(in.freshProc() && under(g.real(), "/proc"))) {
+                    ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, g.real(), g.real()));
+                    visibleRo.add(g.real());
+                }
+            }
+        } else {
+            visibleRo.add("/");
+            if (base == View.Base.HOST_READ_WRITE) {
+                visibleRw.add("/");
+            }
+        }
+        for (Grant g : byDepth(in.write().orElse(List.of()))) {
+            if (!covered(g.real(), visibleRw) && !(in.freshProc() && under(g.real(), "/proc"))) {
+                ops.add(new View.Op(View.Kind.BIND, View.NO_DEV, g.real(), g.real()));
+                visibleRw.add(g.real());
+            }
+        }
+        if (base == View.Base.EMPTY) {
+            links(in);
+        }
+        boolean procVisible = covered("/proc", visibleRo) || covered("/proc", visibleRw)
+                || grantsUnder(in, "/proc");
+        if (in.freshProc() && procVisible) {
+            if (base == View.Base.EMPTY) {
+                ops.add(new View.Op(View.Kind.DIR, 0, "", "/proc"));
+            }
+            described.add("/proc: a fresh procfs of the program's own pid namespace");
+        }
+        if (in.filesystemStated()) {
+            devices();
+        }
+        if (in.privateTmp()) {
+            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", "/tmp"));
+            visibleRw.add("/tmp");
+            described.add("/tmp: a private, empty tmpfs of this launch (discarded at its end)");
+        }
+        for (String name : in.generatedEtc()) {
+            ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV | View.NO_EXEC, View.GENERATED + name,
+                    "/etc/" + name));
+        }
+        for (Grant p : in.protectedPaths()) {
+            if (covered(p.real(), visibleRw)) {
+                ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, p.real(), p.real()));
+                described.add(p.real() + ": aasm's own state, read-only inside the boundary");
+            }
+        }
+        if (base == View.Base.EMPTY && !covered(in.workingDirectory(), visibleRo)
+                && !covered(in.workingDirectory(), visibleRw)) {
+            ops.add(new View.Op(View.Kind.DIR, 0, "", in.workingDirectory()));
+            described.add("working directory " + in.workingDirectory() + " is outside the grants: it exists as an "
+                    + "empty, read-only folder");
+        }
+        return new View(base, ops, described);
+    }
+
+    /** Symlinks met while resolving grants, recreated so the paths as written work (e.g. /bin -> usr/bin). */
+    private void links(Input in) {
+        Set<String> done = new LinkedHashSet<>();
+        List<Grant> all = new ArrayList<>(in.read().orElse(List.of()));
+        all.addAll(in.write().orElse(List.of()));
+        for (Grant g : all) {
+            for (Grant.Link l : g.links()) {
+                if (done.add(l.path())) {
+                    ops.add(new View.Op(View.Kind.SYMLINK, 0, l.target(), l.path()));
+                }
+            }
+        }
+    }
+
+    private void devices() {
+        ops.add(new View.Op(View.Kind.TMPFS, View.NO_EXEC, "mode=0755,size=65536", "/dev"));
+        for (String d : DEVICES) {
+            ops.add(new View.Op(View.Kind.BIND, 0, d, d));
+        }
+        ops.add(new View.Op(View.Kind.DEVPTS, 0, "", "/dev/pts"));
+        ops.add(new View.Op(View.Kind.SYMLINK, 0, "pts/ptmx", "/dev/ptmx"));
+        ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", "/dev/shm"));
+        ops.add(new View.Op(View.Kind.SYMLINK, 0, "/proc/self/fd", "/dev/fd"));
+        ops.add(new View.Op(View.Kind.SYMLINK, 0, "/proc/self/fd/0", "/dev/stdin"));
+        ops.add(new View.Op(View.Kind.SYMLINK, 0, "/proc/self/fd/1", "/dev/stdout"));
+        ops.add(new View.Op(View.Kind.SYMLINK, 0, "/proc/self/fd/2", "/dev/stderr"));
+        described.add("/dev: the standard device set (" + String.join(", ", DEVICES) + ") and a private "
+                + String.join(", ", PRIVATE_DEVICES) + " of the boundary's own");
+    }
+
+    private static boolean grantsUnder(Input in, String dir) {
+        return in.read().orElse(List.of()).stream().anyMatch(g -> under(g.real(), dir))
+                || in.write().orElse(List.of()).stream().anyMatch(g -> under(g.real(), dir));
+    }
+
+    private static List<Grant> byDepth(List<Grant> grants) {
+        return grants.stream().sorted(Comparator.comparingLong((Grant g) -> g.real().chars().filter(c -> c == '/')
+                .count()).thenComparing(Grant::real)).toList();
+    }
+
+    /** Whether {@code path} is one of {@code roots} or lies beneath one (component-aware). */
+    static boolean covered(String path, List<String> roots) {
+        return roots.stream().anyMatch(r -> under(path, r));
+    }
+
+    static boolean under(String path, String root) {
+        return root.equals("/") || path.equals(root) || path.startsWith(root + "/");
+    }
+}

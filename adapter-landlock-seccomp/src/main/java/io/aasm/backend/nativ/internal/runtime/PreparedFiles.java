@@ -1,0 +1,55 @@
+package io.aasm.backend.nativ.internal.runtime;
+
+import io.aasm.backend.nativ.internal.lower.NativePlan;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Files generated for one launch (hosts, resolv.conf, nsswitch.conf) in a private directory under the
+ * backend's state directory, which no launch can write (it is one of the protected paths). The launcher
+ * binds them into the view and they are deleted as soon as it has started: the binds keep the contents.
+ */
+public record PreparedFiles(Optional<Path> dir) implements AutoCloseable {
+    public static PreparedFiles none() {
+        return new PreparedFiles(Optional.empty());
+    }
+
+    public static PreparedFiles create(NativePlan plan, Path stateDir) throws IOException {
+        if (plan.generatedFiles().isEmpty()) {
+            return none();
+        }
+        Path runs = Files.createDirectories(stateDir.resolve("run"));
+        Files.setPosixFilePermissions(runs, PosixFilePermissions.fromString("rwx------"));
+        // The launcher opens sources without following symlinks: hand it the real path.
+        Path dir = Files.createTempDirectory(runs.toRealPath(), "launch-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        for (Map.Entry<String, String> f : plan.generatedFiles().entrySet()) {
+            Path p = Files.writeString(dir.resolve(f.getKey()), f.getValue());
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--r--r--"));
+        }
+        return new PreparedFiles(Optional.of(dir));
+    }
+
+    public Path path(String name) {
+        return dir.orElseThrow(() -> new IllegalStateException("no generated file " + name)).resolve(name);
+    }
+
+    @Override
+    public void close() {
+        if (dir.isEmpty()) {
+            return;
+        }
+        try (var files = Files.list(dir.get())) {
+            for (Path p : files.toList()) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir.get());
+        } catch (IOException e) {
+            // left behind: removed with the state directory's other leftovers
+        }
+    }
+}
