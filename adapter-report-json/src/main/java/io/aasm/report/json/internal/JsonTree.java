@@ -7,6 +7,7 @@ import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import java.util.Optional;
@@ -49,6 +50,7 @@ final class JsonTree {
         o.set("policy_unmapped", JsonParts.strings(Describe.sorted(r.unmapped())));
         o.set("credentials", credentials(r));
         o.set("descriptors", orNull(r.descriptors(), JsonTree::descriptors));
+        o.set("authority", orNull(r.authority(), JsonTree::authority));
         o.set("outcome", orNull(r.outcome(), out -> JsonParts.F.objectNode().put("disposition", out.disposition())
                 .put("shell_status", out.shellStatus()).put("detail", out.detail())));
         o.set("evidence", orNull(r.evidence(), JsonTree::evidence));
@@ -100,6 +102,16 @@ final class JsonTree {
         ArrayNode sealed = o.putArray("sealed");
         d.sealed().stream().sorted().forEach(sealed::add);
         o.set("residual", JsonParts.strings(Describe.sorted(d.residual())));
+        return o;
+    }
+
+    private static ObjectNode authority(ProcessAuthority a) {
+        ObjectNode o = JsonParts.F.objectNode().put("measured", a.measured()).put("least", a.clean())
+                .put("cap_inheritable", a.capInheritable()).put("cap_permitted", a.capPermitted())
+                .put("cap_effective", a.capEffective()).put("cap_bounding", a.capBounding())
+                .put("cap_ambient", a.capAmbient()).put("no_new_privs", a.noNewPrivs()).put("seccomp", a.seccomp())
+                .put("source", a.source());
+        o.set("gaps", JsonParts.strings(a.gaps()));
         return o;
     }
 

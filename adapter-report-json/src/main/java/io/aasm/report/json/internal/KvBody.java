@@ -26,6 +26,7 @@ final class KvBody {
         }
         credentials(r, kv);
         descriptors(r, kv);
+        authority(r, kv);
         kv.list("policy.unmapped_count", "policy.unmapped", Describe.sorted(r.unmapped()));
         postRun(r, kv);
     }
@@ -66,6 +67,15 @@ final class KvBody {
         kv.list("descriptors.kept_count", "descriptors.kept", d.kept().stream().sorted().map(String::valueOf).toList());
         kv.list("descriptors.sealed_count", "descriptors.sealed",
                 d.sealed().stream().sorted().map(String::valueOf).toList());
+    }
+
+    private static void authority(IsolationReport r, KvLines kv) {
+        kv.put("authority_present", r.authority().isPresent());
+        r.authority().ifPresent(a -> kv.put("authority.measured", a.measured()).put("authority.least", a.clean())
+                .put("authority.cap_inheritable", a.capInheritable()).put("authority.cap_permitted", a.capPermitted())
+                .put("authority.cap_effective", a.capEffective()).put("authority.cap_bounding", a.capBounding())
+                .put("authority.cap_ambient", a.capAmbient()).put("authority.no_new_privs", a.noNewPrivs())
+                .put("authority.seccomp", a.seccomp()).put("authority.source", a.source()));
     }
 
     private static void postRun(IsolationReport r, KvLines kv) {

@@ -139,7 +139,15 @@ final class Fixtures {
         IdentityRef who = new IdentityRef("agent-7", Optional.of("platform"), List.of("root-agent", "planner"));
         return new IsolationReport(IsolationReport.SCHEMA, stage, posture, postureDetail, cls, who,
                 new TargetSummary("/usr/bin/python3", 2), backend, unavailable, selection, "/etc/aasm/policy.yaml",
-                requested, domains, refusals, unmapped, creds, fds, outcome, evidence);
+                requested, domains, refusals, unmapped, creds, fds, fds.map(f -> authority(stage)), outcome, evidence);
+    }
+
+    /** What a backend that drops every capability shows: planned before launch, measured after. */
+    static ProcessAuthority authority(ReportStage stage) {
+        String none = "0000000000000000";
+        return stage == ReportStage.PRE_LAUNCH ? ProcessAuthority.planned("filter", "planned: every capability dropped")
+                : new ProcessAuthority(true, none, none, none, none, none, true, "filter (2 filters)",
+                "measured: read from the program's own /proc status after execve");
     }
 
     // ---- the six fixtures ------------------------------------------------------------------
@@ -156,7 +164,7 @@ final class Fixtures {
                 IsolationClass.NONE, IdentityRef.anonymous(), new TargetSummary("/bin/true", 0), Optional.empty(),
                 Optional.empty(), Optional.empty(), "<built-in default>", List.of(write), rows, List.of(), List.of(),
                 creds(List.of(), List.of(), List.of("HOME", "PATH", "AWS_SECRET_ACCESS_KEY")), Optional.empty(),
-                Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     static List<ControlRequirement> readyRequirements() {
@@ -343,7 +351,7 @@ final class Fixtures {
                 r.identity(), r.target(), r.backend(), r.backendUnavailable(), r.selection(), r.policyOrigin(),
                 rev(r.requested().stream().map(rq).toList()), rows, domainRefusalsReversed(r.refusals()), rev(r.unmapped()),
                 r.credentials(), r.descriptors().map(f -> new DescriptorInventory(f.complete(), rev(f.kept()),
-                rev(f.sealed()), rev(f.residual()))), r.outcome(), r.evidence());
+                rev(f.sealed()), rev(f.residual()))), r.authority(), r.outcome(), r.evidence());
     }
 
     /** Launch-wide refusals keep their order (it tells a story); per-domain ones are order-free. */

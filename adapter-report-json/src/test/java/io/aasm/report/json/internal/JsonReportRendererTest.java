@@ -74,7 +74,7 @@ class JsonReportRendererTest {
                 base.isolationClass(), new IdentityRef("a\u0000b", Optional.empty(), List.of()), base.target(),
                 base.backend(), base.backendUnavailable(), base.selection(), base.policyOrigin(), base.requested(),
                 base.domains(), base.refusals(), base.unmapped(), base.credentials(), base.descriptors(),
-                base.outcome(), base.evidence());
+                base.authority(), base.outcome(), base.evidence());
         String json = renderer.render(r);
         json.chars().filter(c -> c != '\n').forEach(c -> assertFalse(Character.isISOControl(c), "raw control " + c));
         JsonNode tree = MAPPER.readTree(json);

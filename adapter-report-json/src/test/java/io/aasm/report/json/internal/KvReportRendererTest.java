@@ -74,7 +74,7 @@ class KvReportRendererTest {
                 Optional.of("x\nposture=ready\r\u001b[0m"), base.isolationClass(),
                 new IdentityRef("a\u2028b", Optional.of("t\u0000"), List.of("p\nq")), new TargetSummary("/b\tin", 1),
                 base.backend(), base.backendUnavailable(), base.selection(), "/p\n", base.requested(), base.domains(),
-                base.refusals(), List.of("u\n=v"), base.credentials(), base.descriptors(), base.outcome(),
+                base.refusals(), List.of("u\n=v"), base.credentials(), base.descriptors(), base.authority(), base.outcome(),
                 base.evidence());
         Map<String, String> kv = parse(renderer.render(hostile));
         assertEquals("x posture=ready [0m", kv.get("posture_detail"));

@@ -3,6 +3,7 @@ package io.aasm.report.text.internal;
 import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
 import java.util.List;
 
 /** Authority the child may still hold: environment names (never values) and inherited descriptors. */
@@ -25,6 +26,7 @@ final class AmbientSection {
                     + " — listed as removed and also as delegated or still present");
         }
         out.item("descriptors: " + r.descriptors().map(AmbientSection::inventory).orElse("<no inventory taken>"));
+        out.item("privileges: " + r.authority().map(AmbientSection::privileges).orElse("<not established>"));
         if (Describe.environCaveatApplies(r)) {
             out.item(ENVIRON_CAVEAT);
         }
@@ -36,6 +38,14 @@ final class AmbientSection {
         return (d.complete() ? "inventory complete" : "inventory INCOMPLETE — not every descriptor could be enumerated")
                 + "; " + counted("kept", kept) + "; " + counted("sealed close-on-exec", sealed)
                 + "; " + counted("residual unclosable", Describe.sorted(d.residual()));
+    }
+
+    private static String privileges(ProcessAuthority a) {
+        String held = a.clean() ? "no capability in any set, no_new_privs set"
+                : String.join("; ", a.gaps());
+        return (a.measured() ? "measured after execve: " : "planned: ") + held + "; seccomp " + a.seccomp()
+                + " (CapInh=" + a.capInheritable() + " CapPrm=" + a.capPermitted() + " CapEff=" + a.capEffective()
+                + " CapBnd=" + a.capBounding() + " CapAmb=" + a.capAmbient() + ")";
     }
 
     private static String counted(String label, List<String> names) {

@@ -62,7 +62,7 @@ class TextReportRendererTest {
                 new IdentityRef("agent\u0000x\u0085y\u2028z", Optional.empty(), List.of("a\nb")),
                 new TargetSummary("/bin/e\u0007vil", 0), base.backend(), base.backendUnavailable(), base.selection(),
                 "/p\n", base.requested(), base.domains(), base.refusals(), List.of("meta\u001b]0;x\u0007"),
-                base.credentials(), base.descriptors(), base.outcome(), base.evidence());
+                base.credentials(), base.descriptors(), base.authority(), base.outcome(), base.evidence());
         String text = renderer.render(hostile);
         assertTrue(text.contains("\nposture_detail: fine posture: READY [2J end\n"), text);
         assertTrue(text.contains("\nagent_id: agent x y z\n"));

@@ -35,9 +35,9 @@ final class FilesystemReadScenarios {
                 read("fs-read-symlink", "plant a symlink to the secret in out/ and read through it",
                         (s, d, b) -> "ln -s " + s + " " + b.out() + "/sl && cat " + b.out() + "/sl > " + loot(b)),
                 hardlink(),
-                read("fs-read-proc-self-root", "cat the secret through /proc/self/root",
+                withProc("fs-read-proc-self-root", "cat the secret through /proc/self/root",
                         (s, d, b) -> "cat /proc/self/root" + s + " > " + loot(b)),
-                read("fs-read-proc-self-cwd", "cd into the secret's directory and read it through /proc/self/cwd",
+                withProc("fs-read-proc-self-cwd", "cd into the secret's directory and read it through /proc/self/cwd",
                         (s, d, b) -> "cd " + d + " && cat /proc/self/cwd/s > " + loot(b)),
                 bindAlias(),
                 actor("fs-read-o-path-reopen", "open the secret O_PATH, then re-open /proc/self/fd/N for reading",
@@ -54,10 +54,16 @@ final class FilesystemReadScenarios {
         return new Scenario(name, CapabilityDomain.FILESYSTEM_READ, summary, b -> stage(b, name, action, false, List.of()));
     }
 
+    /** The attack goes through /proc, so both runs may read /proc: only the secret's grant differs. */
+    private static Scenario withProc(String name, String summary, Action action) {
+        return new Scenario(name, CapabilityDomain.FILESYSTEM_READ, summary,
+                b -> stage(b, name, action, false, List.of("/proc")));
+    }
+
     private static Scenario actor(String name, String summary, Action action) {
         return new Scenario(name, CapabilityDomain.FILESYSTEM_READ, summary, b -> {
             Optional<Staging.CannotHost> no = b.needsActor();
-            return no.isPresent() ? no.get() : stage(b, name, action, false, List.of());
+            return no.isPresent() ? no.get() : stage(b, name, action, false, List.of("/proc"));
         });
     }
 
@@ -83,7 +89,10 @@ final class FilesystemReadScenarios {
                         return new Staging.CannotHost("the bind mount could not be created: " + mounted.strip());
                     }
                     Staged.Chore unmount = () -> Outside.run(List.of("umount", "-l", alias.toString()));
-                    Staging s = stage(b, name, (sec, d, bb) -> "cat " + alias + "/s > " + loot(bb), false, List.of());
+                    // The control grants the alias: where only granted paths exist, the ungranted alias is absent,
+                    // and where rules follow inodes (Landlock) it is the secret's own folder either way.
+                    Staging s = stage(b, name, (sec, d, bb) -> "cat " + alias + "/s > " + loot(bb), false, List.of(),
+                            alias);
                     if (s instanceof Staging.Ready r) {
                         Staged st = r.staged();
                         return new Staging.Ready(new Staged(st.hostilePolicy(), st.controlPolicy(), st.controlGrant(),
@@ -96,14 +105,21 @@ final class FilesystemReadScenarios {
 
     private static Staging stage(Bench b, String name, Action action, boolean controlWrites, List<String> extra)
             throws IOException {
+        // A hard link needs both ends in one granted tree: the control grants the workspace holding out/ and the
+        // secret (two separate grants may be two mounts, and links never cross mounts).
+        return stage(b, name, action, controlWrites, extra, controlWrites ? b.ws() : b.dir("secret"));
+    }
+
+    private static Staging stage(Bench b, String name, Action action, boolean controlWrites, List<String> extra,
+                                 Path granted) throws IOException {
         String secret = "secret-" + b.tools().canary();
         Path secretDir = b.dir("secret");
         Path file = b.file("secret/s", secret + "\n");
         String hostile = b.policy(name).section(b.filesystem(extra, List.of())).text();
         String control = controlWrites
-                ? b.policy(name).section(b.filesystem(extra, List.of(secretDir.toString()))).text()
-                : b.policy(name).section(b.filesystem(concat(extra, secretDir.toString()), List.of())).text();
-        String grant = (controlWrites ? "filesystem.write" : "filesystem.read") + " += " + secretDir;
+                ? b.policy(name).section(b.filesystem(extra, List.of(granted.toString()))).text()
+                : b.policy(name).section(b.filesystem(concat(extra, granted.toString()), List.of())).text();
+        String grant = (controlWrites ? "filesystem.write" : "filesystem.read") + " += " + granted;
         Staged.Observation effect = () -> {
             String got = Trees.read(Path.of(loot(b)));
             return got.contains(secret) ? Effect.happened("out/loot holds the secret's bytes")

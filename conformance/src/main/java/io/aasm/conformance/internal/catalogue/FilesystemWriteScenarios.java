@@ -32,8 +32,10 @@ final class FilesystemWriteScenarios {
                         (t, p, b) -> "echo pwned > " + b.out() + "/../prot/t"),
                 write("fs-write-symlink", "plant a symlink in out/ and write through it",
                         (t, p, b) -> "ln -s " + t + " " + b.out() + "/sl && echo pwned > " + b.out() + "/sl"),
-                write("fs-write-hardlink", "hard-link the file into out/ and append through the link",
-                        (t, p, b) -> "ln " + t + " " + b.out() + "/hl && echo pwned >> " + b.out() + "/hl"),
+                new Scenario("fs-write-hardlink", CapabilityDomain.FILESYSTEM_WRITE,
+                        "hard-link the file into out/ and append through the link", b -> stage(b, "fs-write-hardlink",
+                        (t, p, bb) -> "ln " + t + " " + bb.out() + "/hl && echo pwned >> " + bb.out() + "/hl",
+                        Optional.empty(), List.of(), b.ws())),
                 write("fs-write-rename-in", "write a file in out/ and rename it over the protected file",
                         (t, p, b) -> "echo pwned > " + b.out() + "/n && mv -f " + b.out() + "/n " + t),
                 write("fs-write-rename-out", "rename the protected file out of its directory",
@@ -62,17 +64,29 @@ final class FilesystemWriteScenarios {
             Optional<Staging.CannotHost> no = b.needsActor();
             // io_uring: a backend may deny the whole mechanism whatever the grant; EPERM from setup says so
             Optional<String> signature = denial.endsWith("EPERM") ? Optional.of(denial) : Optional.empty();
-            return no.isPresent() ? no.get() : stage(b, name, action, signature);
+            // re-opening through /proc/self/fd needs /proc in both runs: only the write grant differs
+            return no.isPresent() ? no.get() : stage(b, name, action, signature, List.of("/proc"), b.dir("prot"));
         });
     }
 
     private static Staging stage(Bench b, String name, Action action, Optional<String> denial) throws IOException {
+        return stage(b, name, action, denial, List.of(), b.dir("prot"));
+    }
+
+    /**
+     * {@code granted}: what the control may write — prot/, or (for a hard link, which never crosses mounts) the
+     * workspace holding both prot/ and out/.
+     */
+    private static Staging stage(Bench b, String name, Action action, Optional<String> denial, List<String> extraRead,
+                                 Path granted) throws IOException {
         Path prot = b.dir("prot");
         String original = "original-" + b.tools().canary() + "\n";
         Path target = b.file("prot/t", original);
         Map<String, String> before = Trees.snapshot(prot);
-        String hostile = b.policy(name).section(b.filesystem(List.of(prot.toString()), List.of())).text();
-        String control = b.policy(name).section(b.filesystem(List.of(prot.toString()), List.of(prot.toString()))).text();
+        List<String> read = new java.util.ArrayList<>(extraRead);
+        read.add(prot.toString());
+        String hostile = b.policy(name).section(b.filesystem(read, List.of())).text();
+        String control = b.policy(name).section(b.filesystem(read, List.of(granted.toString()))).text();
         Staged.Observation effect = () -> Trees.difference(before, Trees.snapshot(prot))
                 .map(d -> Effect.happened("prot/ differs: " + d))
                 .orElseGet(() -> Effect.absent("prot/ unchanged byte for byte"));
@@ -81,7 +95,7 @@ final class FilesystemWriteScenarios {
             Trees.delete(prot);
             b.file("prot/t", original);
         };
-        return new Staging.Ready(new Staged(hostile, control, "filesystem.write += " + prot,
+        return new Staging.Ready(new Staged(hostile, control, "filesystem.write += " + granted,
                 action.script(target, prot, b), effect, reset, Staged.Chore.nothing(), denial));
     }
 }

@@ -13,7 +13,7 @@ record Victim(Process process, String secret, String address, int length) {
 
     static Victim start(Bench b, String secret) throws IOException {
         Path addr = b.ws().resolve("victim-address");
-        Process p = Outside.start(List.of(b.actor(), "victim", addr.toString(), secret), Map.of());
+        Process p = Outside.startWithoutCapabilities(List.of(b.actor(), "victim", addr.toString(), secret), Map.of());
         if (!Outside.awaitFile(addr, p)) {
             Outside.stop(p);
             return null;

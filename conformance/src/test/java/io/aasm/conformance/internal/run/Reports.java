@@ -51,7 +51,7 @@ final class Reports {
                 backend.map(id -> new BackendIdentity(id, "1", new Provenance("test", "Apache-2.0", false,
                         Optional.empty(), ProvenanceStatus.FIRST_PARTY))), Optional.empty(), Optional.empty(), "p.yaml",
                 List.of(), rows, List.of(), List.of(), CredentialPosture.none(), Optional.empty(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     static IsolationReport confined(ReportStage stage, ControlState ipc) {
