@@ -750,9 +750,10 @@ int main(int argc, char **argv) {
 
     open_before_namespaces();                  /* step 2 */
     /* The relay must stay in the host's network namespace: fork it before the unshare. */
-    if (P.nrelay) relay_pid = relay_start(&relay_sock);
+    if (P.nrelay || P.nrelay_udp) relay_pid = relay_start(&relay_sock);
     enter_namespaces();                        /* step 3 */
     if (P.nrelay) nrelay_fds = relay_listen(P.relay_ports, P.nrelay, relay_fds, relay_fports, relay_families);
+    if (P.nrelay_udp) relay_udp(relay_sock, P.relay_udp_ports, P.nrelay_udp);
     if (!(P.ns & NS_PID)) prctl(PR_SET_CHILD_SUBREAPER, 1);
     /* The working directory must exist where the program will run (the view, when there is one). */
     if (P.cwd) {

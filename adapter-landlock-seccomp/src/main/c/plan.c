@@ -127,6 +127,18 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         p->relay_ports[p->nrelay++] = port;
         break;
     }
+    case 0x16: {
+        need(len, 2, "RELAY_UDP_PORT");
+        uint16_t port = (uint16_t)(v[0] | v[1] << 8);
+        if (port == 0) refuse("malformed_record", "RELAY_UDP_PORT 0");
+        for (size_t i = 0; i < p->nrelay_udp; i++)
+            if (p->relay_udp_ports[i] == port) refuse("duplicate_record", "RELAY_UDP_PORT %u given twice", port);
+        if (p->nrelay_udp >= PLAN_MAX_RELAY_PORTS)
+            refuse("malformed_record", "more than %d RELAY_UDP_PORT records", PLAN_MAX_RELAY_PORTS);
+        p->relay_udp_ports = grow(p->relay_udp_ports, p->nrelay_udp + 1, sizeof *p->relay_udp_ports);
+        p->relay_udp_ports[p->nrelay_udp++] = port;
+        break;
+    }
     case 0x20:
         p->cgroups = grow(p->cgroups, p->ncgroups + 1, sizeof *p->cgroups);
         p->cgroup_fds = grow(p->cgroup_fds, p->ncgroups + 1, sizeof *p->cgroup_fds);
@@ -238,7 +250,8 @@ static void cross_check(struct plan *p) {
     if (p->nview && !(p->ns & NS_MOUNT)) refuse("inconsistent", "VIEW_OP without a mount namespace");
     if (p->program_pid && !(p->ns & NS_PID)) refuse("inconsistent", "PROGRAM_PID without a pid namespace");
     if (p->lo_up && !(p->ns & NS_NET)) refuse("inconsistent", "LOOPBACK_UP without a network namespace");
-    if (p->nrelay && !p->lo_up) refuse("inconsistent", "RELAY_TCP_PORT needs LOOPBACK_UP in a network namespace");
+    if ((p->nrelay || p->nrelay_udp) && !p->lo_up)
+        refuse("inconsistent", "RELAY_TCP_PORT and RELAY_UDP_PORT need LOOPBACK_UP in a network namespace");
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
     if (p->has_signals && p->sig_target == SIG_TARGET_ALL && !(p->ns & NS_PID))

@@ -37,6 +37,7 @@ struct plan {
     struct viewop *view; size_t nview;
     int lo_up;
     uint16_t *relay_ports; size_t nrelay;
+    uint16_t *relay_udp_ports; size_t nrelay_udp;
     char **cgroups; int *cgroup_fds; size_t ncgroups;
     struct rl *rlimits; size_t nrl;
     int has_ruleset; uint64_t ll_fs, ll_net, ll_scoped;

@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "relay.h"
@@ -24,10 +25,83 @@
 #define RELAY_BUF 16384
 #define RELAY_DRAIN_SECONDS 2
 
+#define RELAY_MAX_UDP_SOCKS (2 * PLAN_MAX_RELAY_PORTS)
+#define RELAY_MAX_FLOWS 64
+#define RELAY_FLOW_IDLE_SECONDS 60
+
 struct half { char buf[RELAY_BUF]; size_t len, off; int eof, shut; };
 /* a: the program's side (inside the namespace), b: the host's loopback service. */
 struct conn { int a, b; struct half ab, ba; };
 static struct conn conns[RELAY_MAX_CONNS];
+
+/* UDP: the program's sockets (bound inside its namespace, handed over by the launcher) and one flow per client
+ * address, each with its own socket connected to the host's loopback port, so replies find their way back. */
+struct usock { int fd; uint16_t port; int family; };
+struct flow { int inner; struct sockaddr_storage client; socklen_t clen; int host; time_t used; };
+static struct usock usocks[RELAY_MAX_UDP_SOCKS];
+static size_t nusocks;
+static struct flow flows[RELAY_MAX_FLOWS];
+
+static void flow_drop(struct flow *f) {
+    close(f->host);
+    memset(f, 0, sizeof *f);
+    f->host = -1;
+}
+
+static int host_datagram(uint16_t port, int family) {
+    int s = socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (s < 0) return -1;
+    int rc;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+        rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
+    } else {
+        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr = {htonl(INADDR_LOOPBACK)}};
+        rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
+    }
+    if (rc < 0) { close(s); return -1; }
+    return s;
+}
+
+/* A datagram from a client inside: forward it through that client's flow (a new one, evicting the oldest). */
+static void udp_inbound(int u) {
+    static char buf[65536];
+    struct sockaddr_storage from;
+    socklen_t flen = sizeof from;
+    ssize_t n = recvfrom(usocks[u].fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &flen);
+    if (n < 0) return;
+    struct flow *f = NULL, *oldest = NULL, *free_slot = NULL;
+    for (int i = 0; i < RELAY_MAX_FLOWS; i++) {
+        struct flow *c = &flows[i];
+        if (c->host < 0) { if (!free_slot) free_slot = c; continue; }
+        if (c->inner == u && c->clen == flen && memcmp(&c->client, &from, flen) == 0) f = c;
+        if (!oldest || c->used < oldest->used) oldest = c;
+    }
+    if (!f) {
+        if (!free_slot) { flow_drop(oldest); free_slot = oldest; }
+        int h = host_datagram(usocks[u].port, usocks[u].family);
+        if (h < 0) return;
+        f = free_slot;
+        f->inner = u;
+        f->client = from;
+        f->clen = flen;
+        f->host = h;
+    }
+    f->used = time(NULL);
+    send(f->host, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/* A reply from the host's service: back to the client, from the address it wrote to. */
+static void udp_outbound(struct flow *f) {
+    static char buf[65536];
+    ssize_t n = recv(f->host, buf, sizeof buf, MSG_DONTWAIT);
+    if (n < 0) {
+        if (errno != EAGAIN && errno != EINTR) flow_drop(f); /* e.g. ECONNREFUSED: nothing listens on the host */
+        return;
+    }
+    f->used = time(NULL);
+    sendto(usocks[f->inner].fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&f->client, f->clen);
+}
 
 static void drop(struct conn *c) {
     close(c->a);
@@ -54,9 +128,10 @@ static int host_connect(uint16_t port, int family) {
 
 /* One message from init: u16 port (little-endian), u8 family (4/6), and the accepted socket. */
 static int receive(int ctl) {
-    unsigned char msg[3];
+    unsigned char msg4[4];
+    unsigned char *msg = msg4;
     char cbuf[CMSG_SPACE(sizeof(int))];
-    struct iovec iov = {msg, sizeof msg};
+    struct iovec iov = {msg4, sizeof msg4};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
     ssize_t n = recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC);
     if (n == 0) return 0; /* init is gone: the tree is over */
@@ -65,6 +140,11 @@ static int receive(int ctl) {
     struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) memcpy(&fd, CMSG_DATA(cm), sizeof fd);
     if (fd < 0) return 1;
+    if (n == 4 && msg4[3] == 'U' && nusocks < RELAY_MAX_UDP_SOCKS) {
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+        usocks[nusocks++] = (struct usock){fd, (uint16_t)(msg4[0] | msg4[1] << 8), msg4[2] == 6 ? AF_INET6 : AF_INET};
+        return 1;
+    }
     if (n != 3) { close(fd); return 1; }
     struct conn *slot = NULL;
     for (int i = 0; i < RELAY_MAX_CONNS && !slot; i++)
@@ -100,7 +180,8 @@ static int pump(int from, short rev_from, int to, short rev_to, struct half *h) 
 static void relay_main(int ctl) __attribute__((noreturn));
 static void relay_main(int ctl) {
     for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = -1;
-    struct pollfd pf[1 + 2 * RELAY_MAX_CONNS];
+    for (int i = 0; i < RELAY_MAX_FLOWS; i++) flows[i].host = -1;
+    struct pollfd pf[1 + 2 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
     int draining = 0;
     for (;;) {
         if (draining) {
@@ -120,7 +201,19 @@ static void relay_main(int ctl) {
             pf[n++] = (struct pollfd){c->a, ea, 0};
             pf[n++] = (struct pollfd){c->b, eb, 0};
         }
-        if (poll(pf, (nfds_t)n, -1) < 0) continue;
+        int ufirst = n;
+        for (size_t i = 0; i < nusocks; i++) pf[n++] = (struct pollfd){draining ? -1 : usocks[i].fd, POLLIN, 0};
+        int ffirst = n;
+        time_t now = time(NULL);
+        for (int i = 0; i < RELAY_MAX_FLOWS; i++) {
+            if (flows[i].host >= 0 && now - flows[i].used > RELAY_FLOW_IDLE_SECONDS) flow_drop(&flows[i]);
+            pf[n++] = (struct pollfd){flows[i].host, POLLIN, 0};
+        }
+        if (poll(pf, (nfds_t)n, nusocks ? 1000 : -1) < 0) continue;
+        for (int i = 0; i < (int)nusocks; i++)
+            if (pf[ufirst + i].revents & POLLIN) udp_inbound(i);
+        for (int i = 0; i < RELAY_MAX_FLOWS; i++)
+            if (flows[i].host >= 0 && pf[ffirst + i].revents) udp_outbound(&flows[i]);
         int k = 1;
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
@@ -196,21 +289,53 @@ size_t relay_listen(const uint16_t *ports, size_t n, int *fds, uint16_t *fports,
     return count;
 }
 
+static void hand_over(int relay_sock, const unsigned char *msg, size_t len, int fd) {
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    memset(cbuf, 0, sizeof cbuf);
+    struct iovec iov = {(void *)msg, len};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+    sendmsg(relay_sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL); /* a full or dead relay: the program sees a reset */
+}
+
+void relay_udp(int relay_sock, const uint16_t *ports, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        for (int family = 4; family <= 6; family += 2) {
+            int s = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+            if (s < 0) refuse("relay", "UDP socket: %s", strerror(errno));
+            int rc;
+            if (family == 6) {
+                int one = 1;
+                setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+                struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(ports[i]),
+                                           .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+                rc = bind(s, (struct sockaddr *)&sa6, sizeof sa6);
+                if (rc < 0 && errno == EADDRNOTAVAIL) { close(s); continue; } /* no IPv6 in the namespace */
+            } else {
+                struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(ports[i]),
+                                         .sin_addr = {htonl(INADDR_LOOPBACK)}};
+                rc = bind(s, (struct sockaddr *)&sa, sizeof sa);
+            }
+            if (rc < 0) refuse("relay", "bind UDP %s:%u in the new network namespace: %s",
+                               family == 6 ? "[::1]" : "127.0.0.1", ports[i], strerror(errno));
+            unsigned char msg[4] = {(unsigned char)(ports[i] & 0xff), (unsigned char)(ports[i] >> 8),
+                                    (unsigned char)family, 'U'};
+            hand_over(relay_sock, msg, sizeof msg, s);
+            close(s); /* the relay holds it now; the program's own binds on this port fail with EADDRINUSE */
+        }
+    }
+}
+
 void relay_pass(int relay_sock, int listener, uint16_t port, int family) {
     for (;;) {
         int c = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (c < 0) return; /* EAGAIN: drained */
         unsigned char msg[3] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family};
-        char cbuf[CMSG_SPACE(sizeof(int))];
-        memset(cbuf, 0, sizeof cbuf);
-        struct iovec iov = {msg, sizeof msg};
-        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(cm), &c, sizeof c);
-        sendmsg(relay_sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL); /* a full or dead relay: the program sees a reset */
+        hand_over(relay_sock, msg, sizeof msg, c);
         close(c);
     }
 }

@@ -62,6 +62,7 @@ public final class PlanEncoder {
             return le(4 + f.length).putInt(s.flags()).put(f).array();
         }
         if (r instanceof PlanRecord.RelayTcpPort p) return le(2).putShort((short) p.port()).array();
+        if (r instanceof PlanRecord.RelayUdpPort p) return le(2).putShort((short) p.port()).array();
         if (r instanceof PlanRecord.KeepFd k) return le(4).putInt(k.fd()).array();
         if (r instanceof PlanRecord.Signals s) return le(12).putInt(s.target().code()).putLong(s.mask()).array();
         if (r instanceof PlanRecord.Raw raw) return raw.payload();

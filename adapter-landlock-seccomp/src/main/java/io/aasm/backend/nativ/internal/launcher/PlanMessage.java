@@ -45,6 +45,7 @@ public record PlanMessage(List<PlanRecord> records) {
         public Builder programPid(int pid) { return add(new PlanRecord.ProgramPid(pid)); }
         public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
         public Builder relayTcpPort(int port) { return add(new PlanRecord.RelayTcpPort(port)); }
+        public Builder relayUdpPort(int port) { return add(new PlanRecord.RelayUdpPort(port)); }
         public Builder cgroupJoin(String procsFile) { return add(new PlanRecord.CgroupJoin(procsFile)); }
         public Builder rlimit(int resource, long soft, long hard) { return add(new PlanRecord.Rlimit(resource, soft, hard)); }
         public Builder landlock(long fs, long net, long scoped) { return add(new PlanRecord.LandlockRuleset(fs, net, scoped)); }

@@ -22,15 +22,18 @@ final class EgressCoverage {
     /** Most loopback ports relayed out of a network namespace (each costs two listeners in init). */
     static final int MAX_RELAY_PORTS = 64;
 
-    /** Non-empty and every grant is TCP to loopback: the network namespace + relay route applies. */
-    static boolean loopbackTcpOnly(List<EgressGrant> grants) {
-        return !grants.isEmpty() && grants.stream().allMatch(g -> g.loopbackOnly() && g.protocol() == Protocol.TCP);
+    /** Non-empty and every grant (TCP or UDP) is to loopback: the network namespace + relay route applies. */
+    static boolean loopbackOnly(List<EgressGrant> grants) {
+        return !grants.isEmpty() && grants.stream().allMatch(EgressGrant::loopbackOnly);
     }
 
-    /** The distinct loopback ports to relay, or empty when there are more than {@link #MAX_RELAY_PORTS}. */
-    static Optional<List<Integer>> relayPorts(List<EgressGrant> grants) {
+    /**
+     * The distinct loopback ports of a protocol to relay, or empty when a range is open-ended or there are more
+     * than {@link #MAX_RELAY_PORTS} of them.
+     */
+    static Optional<List<Integer>> relayPorts(List<EgressGrant> grants, Protocol protocol) {
         java.util.TreeSet<Integer> ports = new java.util.TreeSet<>();
-        for (EgressGrant g : grants) {
+        for (EgressGrant g : grants.stream().filter(x -> x.protocol() == protocol).toList()) {
             if (g.portFrom() == 0 || g.portTo() - g.portFrom() + 1 > MAX_RELAY_PORTS) {
                 return Optional.empty();
             }

@@ -188,16 +188,19 @@ public final class Lowerer {
 
     private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, SeccompConcerns sc) {
         sc.denyIoUring = true;
-        if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackTcpOnly(e.grants())) {
+        if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackOnly(e.grants())) {
             // Same decision as Routes.relay: the host's loopback, port by port, nothing else routable.
-            List<Integer> ports = EgressCoverage.relayPorts(e.grants()).orElseThrow();
+            List<Integer> tcp = EgressCoverage.relayPorts(e.grants(), Protocol.TCP).orElseThrow();
+            List<Integer> udp = EgressCoverage.relayPorts(e.grants(), Protocol.UDP).orElseThrow();
             b.namespaces.add(Namespace.NET);
-            b.relayTcpPorts.addAll(ports);
+            b.relayTcpPorts.addAll(tcp);
+            b.relayUdpPorts.addAll(udp);
             sc.egress(false);
             b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
                     + "no route out");
-            b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] ports " + ports
-                    + " reach the host's 127.0.0.1/[::1] on the same TCP port; nothing else leaves the namespace");
+            b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (tcp.isEmpty() ? "" : "TCP ports " + tcp)
+                    + (tcp.isEmpty() || udp.isEmpty() ? "" : " and ") + (udp.isEmpty() ? "" : "UDP ports " + udp)
+                    + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
             b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
             return Optional.empty();
         }

@@ -33,6 +33,7 @@ public record NativePlan(
         OptionalLong wallClockSeconds,
         Map<CapabilityDomain, List<String>> installed,
         List<Integer> relayTcpPorts,
+        List<Integer> relayUdpPorts,
         Authority authority) {
     public NativePlan {
         Objects.requireNonNull(program);
@@ -52,7 +53,8 @@ public record NativePlan(
         installed.forEach((d, s) -> copy.put(d, List.copyOf(s)));
         installed = java.util.Collections.unmodifiableMap(copy);
         relayTcpPorts = List.copyOf(relayTcpPorts);
-        if (!relayTcpPorts.isEmpty() && !namespaces.contains(Namespace.NET)) {
+        relayUdpPorts = List.copyOf(relayUdpPorts);
+        if (!(relayTcpPorts.isEmpty() && relayUdpPorts.isEmpty()) && !namespaces.contains(Namespace.NET)) {
             throw new IllegalArgumentException("relayed ports need a network namespace");
         }
         if (view.isPresent() != namespaces.contains(Namespace.MOUNT)) {
@@ -120,6 +122,7 @@ public record NativePlan(
         Long wallClock;
         final Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
         final List<Integer> relayTcpPorts = new ArrayList<>();
+        final List<Integer> relayUdpPorts = new ArrayList<>();
         Authority authority = new Authority(true, true, false);
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
@@ -137,7 +140,7 @@ public record NativePlan(
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
-                    relayTcpPorts, authority);
+                    relayTcpPorts, relayUdpPorts, authority);
         }
     }
 }

@@ -112,7 +112,7 @@ public final class Routes {
         if (!(scope instanceof Scope.Egress egress)) {
             return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
         }
-        if (EgressCoverage.loopbackTcpOnly(egress.grants()) && facts.namespaces()) {
+        if (EgressCoverage.loopbackOnly(egress.grants()) && facts.namespaces()) {
             return relay(egress);
         }
         Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
@@ -130,25 +130,27 @@ public final class Routes {
                 + (udp ? "" : " (no UDP)"), List.of(Need.LANDLOCK_NET, Need.SECCOMP), lim);
     }
 
-    /** Loopback TCP ports only: a new network namespace whose loopback ports are relayed to the host's. */
+    /** Loopback ports only: a new network namespace whose loopback ports are relayed to the host's. */
     private Route relay(Scope.Egress egress) {
-        Optional<List<Integer>> ports = EgressCoverage.relayPorts(egress.grants());
-        if (ports.isEmpty()) {
-            return new Route.Unsupported("loopback TCP grants are relayed port by port out of a network namespace, "
-                    + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports (1-65535); list the ports the program "
-                    + "needs, or set network.egress posture: optional to run without this guarantee");
+        Optional<List<Integer>> tcp = EgressCoverage.relayPorts(egress.grants(), Protocol.TCP);
+        Optional<List<Integer>> udp = EgressCoverage.relayPorts(egress.grants(), Protocol.UDP);
+        if (tcp.isEmpty() || udp.isEmpty()) {
+            return new Route.Unsupported("loopback grants are relayed port by port out of a network namespace, "
+                    + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535); list the ports the "
+                    + "program needs, or set network.egress posture: optional to run without this guarantee");
         }
         return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + a relay outside it "
-                + "connecting 127.0.0.1/[::1] TCP port N to the host's 127.0.0.1/[::1] port N for the granted ports + "
-                + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
+                + "carrying 127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted TCP and UDP "
+                + "ports + " + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
                 "the granted services see connections from the relay (a process of the supervisor's user outside "
                         + "the boundary), not from the program's own address and port",
                 "only 127.0.0.1 and ::1 on the granted ports reach the host (::1 only where the new namespace has "
                         + "IPv6); every other destination, including 127.0.0.2 and the host's other addresses, is "
                         + "unroutable",
                 "at most " + EgressCoverage.MAX_RELAY_PORTS + " relayed connections at a time; more are reset",
-                "UDP reaches only the namespace's own loopback (UDP to the host cannot be granted); listening inside "
-                        + "the namespace is invisible outside it"));
+                "a granted UDP port reaches the host's service from the relay, one flow per client address (at most "
+                        + "64 at a time, idle ones dropped after 60 s); other UDP stays on the namespace's own loopback; "
+                        + "listening inside the namespace is invisible outside it"));
     }
 
     private Route nameResolution(List<ControlRequirement> all) {

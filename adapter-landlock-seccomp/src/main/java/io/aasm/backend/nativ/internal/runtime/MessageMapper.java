@@ -39,6 +39,7 @@ public final class MessageMapper {
             if (ns.contains(PlanRecord.Namespace.NET)) {
                 m.loopbackUp();
                 plan.relayTcpPorts().forEach(m::relayTcpPort);
+                plan.relayUdpPorts().forEach(m::relayUdpPort);
             }
         }
         if (plan.mountProc()) {

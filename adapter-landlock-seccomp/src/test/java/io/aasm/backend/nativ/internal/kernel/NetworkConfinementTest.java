@@ -250,13 +250,61 @@ class NetworkConfinementTest {
     }
 
     @Test
+    void aLoopbackUdpGrantIsRelayedBothWaysAndNothingElseLeaves() throws Exception {
+        Harness h = Harness.shared();
+        try (DatagramChannel service = DatagramChannel.open(); DatagramChannel other = DatagramChannel.open()) {
+            service.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            other.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            service.configureBlocking(false);
+            other.configureBlocking(false);
+            int port = ((InetSocketAddress) service.getLocalAddress()).getPort();
+            int otherPort = ((InetSocketAddress) other.getLocalAddress()).getPort();
+            Path out = tmp.resolve("answer");
+            // The grandchild asks the granted service, waits for its answer, and also tries the other port.
+            Path script = Files.writeString(tmp.resolve("udp.py"), String.join("\n",
+                    "import socket, sys",
+                    "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)",
+                    "s.settimeout(10)",
+                    "s.sendto(b'leak', ('127.0.0.1', int(sys.argv[2])))",
+                    "if sys.argv[1] != '0':",
+                    "    s.sendto(b'ping', ('127.0.0.1', int(sys.argv[1])))",
+                    "    open(sys.argv[3], 'wb').write(s.recvfrom(100)[0])", ""));
+            String ask = "python3 " + script + " " + port + " " + otherPort + " " + out;
+            var handle = h.start(Harness.grandchild("/bin/sh", ask, tmp, Map.of(), List.of(
+                    egress(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, port, port)))));
+            ByteBuffer b = ByteBuffer.allocate(64);
+            java.net.SocketAddress from = null;
+            for (int i = 0; i < 400 && from == null; i++) {
+                from = service.receive(b);
+                Thread.sleep(from == null ? 50 : 0);
+            }
+            assertTrue(from != null, "the granted service never heard the program");
+            assertEquals("ping", new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII));
+            service.send(ByteBuffer.wrap("pong".getBytes(StandardCharsets.US_ASCII)), from);
+            h.backend.waitFor(handle);
+            assertEquals("pong", Files.readString(out), "the service's answer came back through the relay");
+            assertEquals(null, other.receive(ByteBuffer.allocate(64)), "an ungranted UDP port never hears anything");
+            // Control: the same datagram to the other port arrives once that port is granted instead.
+            h.run(Harness.grandchild("/bin/sh", "python3 " + script + " 0 " + otherPort + " -", tmp, Map.of(),
+                    List.of(egress(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, otherPort, otherPort)))));
+            java.net.SocketAddress heard = null;
+            for (int i = 0; i < 100 && heard == null; i++) {
+                heard = other.receive(ByteBuffer.allocate(64));
+                Thread.sleep(heard == null ? 50 : 0);
+            }
+            assertTrue(heard != null, "control: a granted UDP port hears the datagram");
+        }
+    }
+
+    @Test
     void grantsNarrowerThanEveryDestinationAreReportedUnsupportedForThatScope() {
         Harness h = Harness.shared();
         for (List<EgressGrant> inexact : List.of(
                 List.of(new EgressGrant(Protocol.TCP, "example.com", 443, 443)),
                 List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8080)),
                 List.of(new EgressGrant(Protocol.TCP, "0.0.0.0/0", 8080, 8081), new EgressGrant(Protocol.TCP, "::/0", 8080, 8080)),
-                List.of(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53)))) {
+                List.of(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53), tcp(80),
+                        new EgressGrant(Protocol.TCP, "0.0.0.0/0", 443, 443)))) {
             var spec = Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(inexact)));
             var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
             assertInstanceOf(SupportLevel.Unsupported.class, report.support(), inexact.toString());
