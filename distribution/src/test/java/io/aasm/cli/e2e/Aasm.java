@@ -42,6 +42,20 @@ final class Aasm {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin/aasm").toString());
         cmd.addAll(List.of(args));
+        return startCommand(cmd, cwd, extraEnv);
+    }
+
+    /** Any command (a client, a wrapper around bin/aasm) with the environment every run here gets. */
+    static Result command(Path cwd, Map<String, String> extraEnv, List<String> cmd) throws Exception {
+        Process p = startCommand(cmd, cwd, extraEnv);
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + cmd);
+        }
+        return result(p, cwd);
+    }
+
+    static Process startCommand(List<String> cmd, Path cwd, Map<String, String> extraEnv) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile())
                 .redirectOutput(cwd.resolve(".aasm-stdout").toFile())
                 .redirectError(cwd.resolve(".aasm-stderr").toFile())
