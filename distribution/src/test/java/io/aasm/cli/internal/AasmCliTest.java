@@ -87,6 +87,13 @@ class AasmCliTest {
         assertEquals(0, kernel.requests.size());
     }
 
+    @Test
+    void aReportFileInAMissingDirectoryFailsBeforeTheKernelDecides() {
+        assertEquals(125, run(true, "run", "exec", "--report-file", "/no/such/dir/report.txt", "--", "/bin/true"));
+        assertTrue(err().contains("--report-file /no/such/dir/report.txt: cannot open its directory /no/such/dir"), err());
+        assertEquals(0, kernel.requests.size());
+    }
+
     private int run(boolean withKernel, String... args) {
         KernelGate gate = new KernelGate();
         if (withKernel) {
