@@ -20,6 +20,7 @@ interface FileCalls extends Library {
     int O_DIRECTORY = Flags.GENERIC ? 0x4000 : 0x10000;
     int O_NOFOLLOW = Flags.GENERIC ? 0x8000 : 0x20000;
     int EINTR = 4;
+    int EINVAL = 22;
 
     int open(String path, int flags, int mode);
 

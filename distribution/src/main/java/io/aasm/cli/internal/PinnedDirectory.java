@@ -49,7 +49,8 @@ final class PinnedDirectory implements AutoCloseable {
         boolean done = false;
         try {
             writeAll(out, bytes);
-            if (FileCalls.C.fsync(out) != 0) {
+            // EINVAL: a filesystem without synchronisation (the bytes are written; there is nothing to flush)
+            if (FileCalls.C.fsync(out) != 0 && Native.getLastError() != FileCalls.EINVAL) {
                 throw new IOException("cannot flush " + path.resolve(name) + " to disk: " + lastError());
             }
             int closed = FileCalls.C.close(out);
