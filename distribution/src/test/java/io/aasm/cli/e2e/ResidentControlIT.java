@@ -27,7 +27,8 @@ class ResidentControlIT {
             long pid = k.pid();
             for (char kind : new char[] {'T', 'Q'}) {
                 List<String> args = new ArrayList<>(List.of("run", "exec", "--isolation", "process",
-                        "--isolation-backend", "aasm-native", "--"));
+                        "--isolation-backend", "aasm-native", "--policy",
+                        SocketAttacker.defaultPolicyReaching(k.socket, cwd).toString(), "--"));
                 args.addAll(SocketAttacker.argv(k.socket, kind, Aasm.DIST.toRealPath(), List.of()));
                 Aasm.Result r = Aasm.run(Aasm.DIST, cwd, Map.of("AASM_CLIENT", "off", "XDG_RUNTIME_DIR",
                         k.runtimeDir.toString()), args.toArray(new String[0]));

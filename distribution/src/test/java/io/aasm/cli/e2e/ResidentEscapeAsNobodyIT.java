@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ResidentEscapeIT} for an unprivileged user: kernel, confined attacker and control all run as
- * uid 65534, so nothing here leans on root's view of /proc. The kernel's cache and the folder outside
- * every grant are not under /tmp; the runtime directory is (so the default policy's /tmp grant
- * reaches the socket).
+ * uid 65534, so nothing here leans on root's view of /proc. The kernel's cache, its runtime directory
+ * and the folder outside every grant are not under /tmp; the policy is the shipped default plus a read
+ * grant of the runtime directory.
  */
 class ResidentEscapeAsNobodyIT {
     private static final List<String> NOBODY = List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
@@ -50,7 +50,7 @@ class ResidentEscapeAsNobodyIT {
         own(cache, "rwx------");
         Path outside = Files.createDirectory(base.resolve("outside"));
         own(outside, "rwx------");
-        Path rt = Files.createTempDirectory("aasm-nobody-rt");
+        Path rt = Files.createDirectory(base.resolve("rt"));
         own(rt, "rwx------");
         Path work = Files.createTempDirectory("aasm-nobody-work");
         own(work, "rwxr-xr-x");
@@ -64,7 +64,8 @@ class ResidentEscapeAsNobodyIT {
             List<String> attack = SocketAttacker.argv(sock, 'R', Aasm.DIST.toRealPath(),
                     ResidentEscapeIT.escapeRequest(outside));
             List<String> confined = new ArrayList<>(List.of(aasm, "run", "exec", "--isolation", "process",
-                    "--isolation-backend", "aasm-native", "--"));
+                    "--isolation-backend", "aasm-native", "--policy",
+                    SocketAttacker.defaultPolicyReaching(sock, work).toString(), "--"));
             confined.addAll(attack);
             Map<String, String> cold = new java.util.HashMap<>(env);
             cold.put("AASM_CLIENT", "off");

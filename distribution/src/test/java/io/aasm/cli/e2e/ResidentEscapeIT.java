@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The resident kernel is no way out of a boundary (issue 11, item 1). A program confined by aasm-native
- * reaches the kernel's socket (its directory is under /tmp, which the shipped default policy grants)
- * and asks for {@code run exec --isolation none}. The nested command tries to write its
+ * reaches the kernel's socket (under the shipped default policy plus a read grant of the socket's
+ * directory, or under a policy that grants read of the installation) and asks for
+ * {@code run exec --isolation none}. The nested command tries to write its
  * {@code /proc/self/status} seccomp lines into a folder outside every grant, which the suite owns: that
  * folder must stay empty. The control is the same request from an unconfined caller, which is served
  * and writes {@code Seccomp: 0} there. The confined program runs once under a cold outer aasm and once
@@ -69,9 +70,10 @@ class ResidentEscapeIT {
     void aConfinedProgramGetsNoUnconfinedLaunchUnderTheDefaultPolicy(@TempDir Path cwd) throws Exception {
         assumeAttacker();
         Path home = Aasm.DIST.toRealPath();
+        Path policy = SocketAttacker.defaultPolicyReaching(kernel.socket, cwd);
         for (boolean residentOuter : List.of(false, true)) {
             Path outside = SocketAttacker.outsideEveryGrant("escape-default-");
-            Aasm.Result r = confined(cwd, residentOuter, List.of(),
+            Aasm.Result r = confined(cwd, residentOuter, List.of("--policy", policy.toString()),
                     SocketAttacker.argv(kernel.socket, 'R', home, escapeRequest(outside)));
             String path = residentOuter ? "resident" : "cold";
             assertEquals(List.of(), list(outside), path + ": the nested launch escaped its boundary\n" + r);
@@ -97,7 +99,8 @@ class ResidentEscapeIT {
         Path home = Aasm.DIST.toRealPath();
         Path policy = cwd.resolve("read-install.yaml");
         Files.writeString(policy, "apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read:\n"
-                + "    allow: [/usr, /bin, /lib, /lib64, /etc, /proc, " + home + "]\n    posture: required\n"
+                + "    allow: [/usr, /bin, /lib, /lib64, /etc, /proc, " + home + ", " + kernel.runtimeDir.toRealPath()
+                + "]\n    posture: required\n"
                 + "  write:\n    allow: [/tmp, /dev/null]\n    posture: required\n");
         for (boolean residentOuter : List.of(false, true)) {
             Path outside = SocketAttacker.outsideEveryGrant("escape-install-");

@@ -67,6 +67,23 @@ final class SocketAttacker {
         return cmd;
     }
 
+    /**
+     * The shipped default policy plus a read grant of the socket's directory, so the socket stays
+     * reachable however a backend builds the program's view of the filesystem (and no write grant
+     * reaches the runtime directory, one of aasm's protected paths).
+     */
+    static Path defaultPolicyReaching(Path socket, Path dir) throws java.io.IOException {
+        String policy = Files.readString(Aasm.DIST.resolve("conf/default-policy.yaml"));
+        String reads = "allow: [/usr, /bin, /lib, /lib64, /etc]";
+        if (!policy.contains(reads)) {
+            throw new AssertionError("the shipped default policy changed; update this test:\n" + policy);
+        }
+        Path file = dir.resolve("default-and-socket.yaml");
+        Files.writeString(file, policy.replace(reads, "allow: [/usr, /bin, /lib, /lib64, /etc, "
+                + socket.getParent().toRealPath() + "]"));
+        return file;
+    }
+
     /** A directory outside every grant of the test policies (not under /tmp, not in the installation). */
     static Path outsideEveryGrant(String prefix) throws java.io.IOException {
         Path target = Aasm.DIST.toAbsolutePath().getParent();
