@@ -129,7 +129,7 @@ final class Connection implements Runnable {
 
     /** Run: cold, inside the caller's own boundary. Stop and status: refused. Each decision is logged. */
     private void answerConfined(byte kind, CallerVerdict caller) throws IOException {
-        String inside = "a caller inside an aasm boundary (pid " + caller.pid() + ": " + caller.why() + ")";
+        String inside = "a caller inside a boundary the kernel is not in (pid " + caller.pid() + ": " + caller.why() + ")";
         switch (kind) {
             case 'R' -> {
                 server.log("run request from " + inside + " answered cold");
