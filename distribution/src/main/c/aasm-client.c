@@ -15,7 +15,9 @@
  *   kernel   'X' status:i32                     the command's exit status (last frame)
  *            'E' len:u32 text                   refused (exit 125)
  *            'I' len:u32 text                   answer to 'Q'/'T'
- *            'F' len:u32 text                   not mine to serve: run cold (text says why)
+ *            'F' len:u32 text                   not mine to serve: run cold (text says why): another
+ *                                               installation's client, or a caller inside a boundary
+ *                                               (the cold JVM then stays inside that boundary)
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -3,16 +3,14 @@ package io.aasm.cli.launcher;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Exclusive use of a Felix bundle cache. Felix 7 does not stop two processes from sharing one cache
  * (it ignores a failed tryLock), so the launcher guards the shared cache with its own lock and gives a
- * concurrent run a private, throw-away cache instead of waiting.
+ * concurrent run a private, throw-away cache instead of waiting: in this JVM's {@link PrivateTemp}
+ * under the cache directory, never in {@code /tmp} (the cache holds native libraries the JVM loads).
  */
 final class CacheLease implements AutoCloseable {
     private final Path storage;
@@ -27,9 +25,8 @@ final class CacheLease implements AutoCloseable {
         this.temporary = temporary;
     }
 
-    static CacheLease acquire(Path cacheRoot, String name) throws IOException {
+    static CacheLease acquire(Path cacheRoot, String name, PrivateTemp temp) throws IOException {
         try {
-            Files.createDirectories(cacheRoot);
             FileChannel ch = FileChannel.open(cacheRoot.resolve(name + ".lock"),
                     StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock l = ch.tryLock();
@@ -38,9 +35,9 @@ final class CacheLease implements AutoCloseable {
             }
             ch.close();
         } catch (IOException | SecurityException e) {
-            // an unwritable cache directory must not stop a launch; fall through to a private cache
+            // an unusable lock file must not stop a launch; fall through to a private cache
         }
-        return new CacheLease(Files.createTempDirectory("aasm-felix-"), null, null, true);
+        return new CacheLease(temp.sub("felix"), null, null, true);
     }
 
     Path storage() {
@@ -64,15 +61,7 @@ final class CacheLease implements AutoCloseable {
             // the lock dies with the process anyway
         }
         if (temporary) {
-            deleteTree(storage);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // best effort: a temp directory left behind is harmless
+            PrivateTemp.deleteTree(storage);
         }
     }
 }

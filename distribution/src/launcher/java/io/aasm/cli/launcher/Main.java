@@ -62,18 +62,28 @@ public final class Main {
         int rc = FAILED_BEFORE_START;
         Framework fw = null;
         CacheLease lease = null;
+        PrivateTemp temp = null;
         StderrLogger logger = new StderrLogger(err, verbose);
         try {
             Path home = home();
             String version = System.getProperty("aasm.version", Main.class.getPackage().getImplementationVersion());
-            lease = CacheLease.acquire(cacheRoot(), "felix-" + version + (shell ? "-shell-" : daemon ? "-daemon-" : "-cli-")
-                    + Integer.toHexString(home.toString().hashCode()));
+            Path cache = CacheDir.prepare();
+            temp = PrivateTemp.create(cache);
+            // JNA reads it when it first extracts a library: before any bundle can load JNA
+            System.setProperty("jna.tmpdir", temp.sub("jna").toString());
+            lease = CacheLease.acquire(cache, "felix-" + version + (shell ? "-shell-" : daemon ? "-daemon-" : "-cli-")
+                    + Integer.toHexString(home.toString().hashCode()), temp);
             Map<String, Object> config = config(home, version, lease, shell, logger);
+            Path sock = ResidentPath.socket();
             if (daemon) {
-                Path sock = ResidentPath.socket();
                 ResidentPath.prepareDirectory(sock);
                 config.put("aasm.resident.socket", sock.toString());
             }
+            // after conf/framework.properties: these describe this process and cannot be configured away
+            config.put("felix.fileinstall.tmpdir", temp.sub("fileinstall").toString());
+            config.put("aasm.tmp.dir", temp.dir().toString());
+            config.put(ProtectedPaths.PROPERTY, ProtectedPaths.of(home, cache, sock.getParent(),
+                    Path.of(System.getProperty("java.home"))));
             @SuppressWarnings({"unchecked", "rawtypes"})
             Map<String, String> raw = (Map) config;
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
@@ -100,6 +110,9 @@ public final class Main {
             } else {
                 rc = runHeadless(fw.getBundleContext(), args, in, out, err, logger);
             }
+        } catch (CannotStart e) {
+            err.println("aasm: " + e.getMessage());
+            rc = FAILED_BEFORE_START;
         } catch (Throwable t) {
             err.println("aasm: internal error before the program started: " + t);
             if (verbose) {
@@ -113,6 +126,9 @@ public final class Main {
             Timing.print(err);
             if (lease != null) {
                 lease.close();
+            }
+            if (temp != null) {
+                temp.close();
             }
             out.flush();
             err.flush();
@@ -197,14 +213,6 @@ public final class Main {
         }
         Path jar = Paths.get(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return jar.getParent().getParent().toAbsolutePath().normalize();
-    }
-
-    static Path cacheRoot() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && xdg.startsWith("/")) {
-            return Paths.get(xdg, "aasm");
-        }
-        return Paths.get(System.getProperty("user.home"), ".cache", "aasm");
     }
 
     private static void stop(Framework fw) {

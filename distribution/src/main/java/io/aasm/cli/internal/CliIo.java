@@ -17,16 +17,20 @@ import java.util.function.IntConsumer;
  * environment and working directory, the distribution home (for the default policy), and the signal
  * hand-off of the headless launcher ({@code firstSignal} set by a handler before launch,
  * {@code onSignal} installed by the command once a program runs), and where the program's stdio goes
- * (inherited, or the client's descriptors held by the resident kernel).
+ * (inherited, or the client's descriptors held by the resident kernel), and aasm's own paths that no
+ * launch may write ({@code aasm.protected.paths}, shown by {@code aasm version}).
  */
 record CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd,
              Optional<Path> home, String version, AtomicInteger firstSignal,
-             AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors, Stdio stdio) {
+             AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors, Stdio stdio,
+             List<String> protectedPaths) {
 
     /** The program inherits this process's own stdio (cold CLI, Gogo). */
     CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd, Optional<Path> home,
-          String version, AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors) {
-        this(in, out, err, env, cwd, home, version, firstSignal, onSignal, frameworkErrors, new Stdio.Inherit());
+          String version, AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors,
+          List<String> protectedPaths) {
+        this(in, out, err, env, cwd, home, version, firstSignal, onSignal, frameworkErrors, new Stdio.Inherit(),
+                protectedPaths);
     }
 
     CliIo {
@@ -41,6 +45,7 @@ record CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, Strin
         Objects.requireNonNull(onSignal);
         frameworkErrors = List.copyOf(frameworkErrors);
         Objects.requireNonNull(stdio);
+        protectedPaths = List.copyOf(protectedPaths);
     }
 
     /** The default policy shipped in {@code conf/}, when this invocation knows the distribution home. */

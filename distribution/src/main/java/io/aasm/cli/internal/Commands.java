@@ -144,6 +144,10 @@ final class Commands {
             inv.io().out().println("os " + System.getProperty("os.name") + " " + System.getProperty("os.version")
                     + " " + System.getProperty("os.arch"));
             inv.io().home().ifPresent(h -> inv.io().out().println("home " + h));
+            if (!inv.io().protectedPaths().isEmpty()) {
+                // what no launch may write (docs/cli.md, aasm.protected.paths)
+                inv.io().out().println("protected " + String.join(":", inv.io().protectedPaths()));
+            }
             return ExitCodes.OK;
         }
     }

@@ -50,9 +50,6 @@ final class DryRunPreview {
         out.println("--- launch command ---");
         out.println("program: " + cmd.program);
         out.println("argument_count: " + cmd.args.size());
-        if (cmd.reportFile != null) {
-            ReportFile.write(inv, cmd.reportFile, cmd.report, report);
-        }
         return ExitCodes.OK;
     }
 

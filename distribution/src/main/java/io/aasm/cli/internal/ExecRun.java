@@ -25,6 +25,8 @@ final class ExecRun {
     private final Invocation inv;
     private final ExecCommand cmd;
     private final CliIo io;
+    /** Open for the whole run (see {@link #run()}). */
+    private ReportFile reportFile;
 
     ExecRun(Invocation inv, ExecCommand cmd) {
         this.inv = inv;
@@ -35,6 +37,14 @@ final class ExecRun {
     int run() {
         Path workdir = workdir();
         Path policy = policy();
+        // opened before anything runs: the path means what it meant when the user gave it
+        try (ReportFile opened = ReportFile.open(io, cmd.reportFile)) {
+            reportFile = opened;
+            return decideAndRun(workdir, policy);
+        }
+    }
+
+    private int decideAndRun(Path workdir, Path policy) {
         IsolationKernel kernel = inv.kernel();
         LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
@@ -44,7 +54,8 @@ final class ExecRun {
             return policyRejected(rejected);
         }
         if (cmd.dryRun) {
-            return new DryRunPreview(inv, cmd, policy, isDefaultPolicy()).print(decision);
+            int status = new DryRunPreview(inv, cmd, policy, isDefaultPolicy()).print(decision);
+            return writeReport(DryRunPreview.reportOf(decision)) ? status : ExitCodes.FAILED_BEFORE_START;
         }
         if (decision instanceof LaunchDecision.Refused refused) {
             io.err().println("aasm: " + refused.message());
@@ -67,7 +78,7 @@ final class ExecRun {
         } catch (LaunchException e) {
             int status = statusOf(e.kind());
             io.err().println("aasm: " + e.getMessage());
-            writeReport(preLaunch);
+            status = writeReport(preLaunch) ? status : ExitCodes.FAILED_BEFORE_START;
             summary(preLaunch, status);
             return status;
         }
@@ -86,9 +97,25 @@ final class ExecRun {
             io.err().println("aasm: " + ns.detail());
         }
         IsolationReport post = session.postRunReport();
-        writeReport(post);
-        summary(post, disposition.shellStatus());
-        return disposition.shellStatus();
+        int status = disposition.shellStatus();
+        if (!writeReport(post)) {
+            status = statusWithoutReport(disposition);
+        }
+        summary(post, status);
+        return status;
+    }
+
+    /**
+     * The program did not run: 125, like any other failure before start. It ran: its own non-zero status
+     * stays (it is the more important news); a success becomes {@link ExitCodes#REPORT_NOT_WRITTEN}, so
+     * that a caller who asked for a report never reads "0" without one.
+     */
+    private static int statusWithoutReport(ExitDisposition disposition) {
+        if (disposition instanceof ExitDisposition.NotStarted) {
+            return ExitCodes.FAILED_BEFORE_START;
+        }
+        int status = disposition.shellStatus();
+        return status == 0 ? ExitCodes.REPORT_NOT_WRITTEN : status;
     }
 
     private int policyRejected(LaunchDecision.PolicyRejected rejected) {
@@ -136,10 +163,9 @@ final class ExecRun {
         return cmd.agentId == null ? IdentityRef.anonymous() : new IdentityRef(cmd.agentId, Optional.empty(), List.of());
     }
 
-    private void writeReport(IsolationReport report) {
-        if (cmd.reportFile != null) {
-            ReportFile.write(inv, cmd.reportFile, cmd.report, report);
-        }
+    /** False when a report was asked for and could not be written (the message is already on stderr). */
+    private boolean writeReport(IsolationReport report) {
+        return reportFile.write(inv, cmd.report, report);
     }
 
     static String withNewline(String s) {

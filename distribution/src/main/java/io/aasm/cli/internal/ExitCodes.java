@@ -8,6 +8,8 @@ final class ExitCodes {
     static final int OK = 0;
     static final int POLICY_INVALID = 1;
     static final int USAGE = 2;
+    /** sysexits.h EX_IOERR: the program ran and exited 0, but the --report-file could not be written. */
+    static final int REPORT_NOT_WRITTEN = 74;
     static final int FAILED_BEFORE_START = 125;
     static final int NOT_EXECUTABLE = 126;
     static final int NOT_FOUND = 127;
@@ -22,7 +24,10 @@ final class ExitCodes {
         t.put("128+N", "run exec: the program was killed by signal N");
         t.put("1", "policy check: the policy is invalid");
         t.put("2", "command-line usage error");
-        t.put("125", "aasm refused or failed before the program started (refusal, bad policy, backend error)");
+        t.put("74", "run exec: the program exited 0 but the --report-file could not be written (a failing program"
+                + " keeps its own status)");
+        t.put("125", "aasm refused or failed before the program started (refusal, bad policy, backend error;"
+                + " also when the report of a program that never ran could not be written)");
         t.put("126", "the program could not be executed");
         t.put("127", "the program was not found");
         return t;

@@ -1,10 +1,14 @@
 package io.aasm.cli.internal;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.osgi.framework.BundleContext;
 
-/** Framework properties both faces read: the distribution home, the version, the kernel wait. */
+/**
+ * Framework properties both faces read: the distribution home, the version, the kernel wait, aasm's
+ * protected paths.
+ */
 final class Faces {
     private Faces() {
     }
@@ -16,6 +20,12 @@ final class Faces {
     static String version(BundleContext ctx) {
         String v = ctx.getProperty("aasm.version");
         return v != null ? v : ctx.getBundle().getVersion().toString();
+    }
+
+    /** {@code aasm.protected.paths} (set by the launcher), split; empty when this framework has none. */
+    static List<String> protectedPaths(BundleContext ctx) {
+        String v = ctx.getProperty("aasm.protected.paths");
+        return v == null || v.isEmpty() ? List.of() : List.of(v.split(":"));
     }
 
     static long kernelTimeout(BundleContext ctx) {

@@ -32,6 +32,7 @@ public final class GogoCommands {
     private final KernelGate gate = new KernelGate();
     private final Optional<Path> home;
     private final String version;
+    private final List<String> protectedPaths;
     private final long kernelTimeout;
     private volatile int lastStatus;
 
@@ -39,6 +40,7 @@ public final class GogoCommands {
     public GogoCommands(BundleContext ctx) {
         this.home = Faces.home(ctx);
         this.version = Faces.version(ctx);
+        this.protectedPaths = Faces.protectedPaths(ctx);
         this.kernelTimeout = Faces.kernelTimeout(ctx);
     }
 
@@ -82,7 +84,7 @@ public final class GogoCommands {
         System.arraycopy(args, 0, full, 1, args.length);
         CliIo io = new CliIo(System.in, System.out, System.err, System.getenv(),
                 Path.of("").toAbsolutePath().toString(), home, version, new AtomicInteger(), new AtomicReference<>(),
-                List.of());
+                List.of(), protectedPaths);
         lastStatus = AasmCli.execute(full, new Invocation(io, gate, kernelTimeout));
     }
 }

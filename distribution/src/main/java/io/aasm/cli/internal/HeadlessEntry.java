@@ -30,12 +30,14 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
     private final KernelGate gate = new KernelGate();
     private final Optional<Path> home;
     private final String version;
+    private final List<String> protectedPaths;
     private final long kernelTimeout;
 
     @Activate
     public HeadlessEntry(BundleContext ctx) {
         this.home = Faces.home(ctx);
         this.version = Faces.version(ctx);
+        this.protectedPaths = Faces.protectedPaths(ctx);
         this.kernelTimeout = Faces.kernelTimeout(ctx);
     }
 
@@ -55,7 +57,7 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
                 (Map<String, String>) call.get("env"), (String) call.get("cwd"), home, version,
                 (AtomicInteger) call.get("firstSignal"), (AtomicReference<IntConsumer>) call.get("onSignal"),
                 (List<String>) call.getOrDefault("frameworkErrors", List.of()),
-                (Stdio) call.getOrDefault("stdio", new Stdio.Inherit()));
+                (Stdio) call.getOrDefault("stdio", new Stdio.Inherit()), protectedPaths);
         return AasmCli.execute((String[]) call.get("args"), new Invocation(io, gate, kernelTimeout));
     }
 }

@@ -11,7 +11,11 @@ import java.util.concurrent.TimeUnit;
 /** Runs the built {@code bin/aasm} the way a user would, from a shell-like environment. */
 final class Aasm {
     static final Path DIST = Path.of(System.getProperty("aasm.dist.dir", "target/aasm-0.1.0-SNAPSHOT"));
-    static final Path CACHE = tempDir("aasm-e2e-cache");
+    /**
+     * aasm's cache for every run here. Not under /tmp: the default policy grants writes there, and the
+     * cache is one of aasm's protected paths (a launch whose write grants reach it is not aasm's to make).
+     */
+    static final Path CACHE = outsideTmp("e2e-cache");
     /** Added to every run's environment; the resident-path variant points XDG_RUNTIME_DIR at its kernel. */
     static final Map<String, String> BASE_ENV = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -42,6 +46,20 @@ final class Aasm {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin/aasm").toString());
         cmd.addAll(List.of(args));
+        return startCommand(cmd, cwd, extraEnv);
+    }
+
+    /** Any command (a client, a wrapper around bin/aasm) with the environment every run here gets. */
+    static Result command(Path cwd, Map<String, String> extraEnv, List<String> cmd) throws Exception {
+        Process p = startCommand(cmd, cwd, extraEnv);
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + cmd);
+        }
+        return result(p, cwd);
+    }
+
+    static Process startCommand(List<String> cmd, Path cwd, Map<String, String> extraEnv) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile())
                 .redirectOutput(cwd.resolve(".aasm-stdout").toFile())
                 .redirectError(cwd.resolve(".aasm-stderr").toFile())
@@ -56,6 +74,15 @@ final class Aasm {
     static Result result(Process p, Path cwd) throws IOException {
         return new Result(p.exitValue(), Files.readString(cwd.resolve(".aasm-stdout")),
                 Files.readString(cwd.resolve(".aasm-stderr")));
+    }
+
+    /** A fresh directory next to the built distribution (in the build directory, never under /tmp). */
+    static Path outsideTmp(String prefix) {
+        try {
+            return Files.createTempDirectory(DIST.toAbsolutePath().getParent(), prefix);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static Path tempDir(String prefix) {

@@ -19,10 +19,18 @@ final class ResidentKernel implements AutoCloseable {
         this.socket = runtimeDir.resolve("aasm.sock");
     }
 
-    /** A private runtime directory (0700) with no kernel yet. */
+    /**
+     * A private runtime directory (0700) with no kernel yet: next to the built distribution, not under
+     * /tmp (which the default policy grants for writing, and the runtime directory is one of aasm's
+     * protected paths), unless the socket's path would be too long for a Unix socket there.
+     */
     static ResidentKernel prepare() throws IOException {
-        Path dir = Files.createTempDirectory("aasm-rt", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        var mode = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+        Path dir = Files.createTempDirectory(Aasm.DIST.toAbsolutePath().getParent(), "rt", mode);
+        if (dir.resolve("aasm.sock").toString().length() > 100) {
+            Files.delete(dir);
+            dir = Files.createTempDirectory("aasm-rt", mode);
+        }
         return new ResidentKernel(dir);
     }
 

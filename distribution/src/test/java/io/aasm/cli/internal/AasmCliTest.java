@@ -87,6 +87,19 @@ class AasmCliTest {
         assertEquals(0, kernel.requests.size());
     }
 
+    @Test
+    void versionShowsThePathsNoLaunchMayWrite() {
+        assertEquals(0, run(false, "version"));
+        assertTrue(out().contains("\nprotected /opt/aasm:/home/u/.cache/aasm\n"), out());
+    }
+
+    @Test
+    void aReportFileInAMissingDirectoryFailsBeforeTheKernelDecides() {
+        assertEquals(125, run(true, "run", "exec", "--report-file", "/no/such/dir/report.txt", "--", "/bin/true"));
+        assertTrue(err().contains("--report-file /no/such/dir/report.txt: cannot open its directory /no/such/dir"), err());
+        assertEquals(0, kernel.requests.size());
+    }
+
     private int run(boolean withKernel, String... args) {
         KernelGate gate = new KernelGate();
         if (withKernel) {
@@ -94,7 +107,7 @@ class AasmCliTest {
         }
         CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PATH", "/bin"), "/", Optional.of(Path.of("/home")),
-                "test", new AtomicInteger(), new AtomicReference<>(), List.of());
+                "test", new AtomicInteger(), new AtomicReference<>(), List.of(), List.of("/opt/aasm", "/home/u/.cache/aasm"));
         return AasmCli.execute(args, new Invocation(io, gate, 10));
     }
 

@@ -17,15 +17,18 @@ import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
 
 /**
- * One client connection: checks the peer's uid, reads the request and its three descriptors, runs the
- * same command layer as the cold path with the client's argv, environment, working directory and
- * streams, and sends the exit status. A second thread reads the client's signal frames; the end of
- * the connection before the status was sent means the client is gone, and the confined tree goes too.
+ * One client connection: checks the peer's uid, identifies whether the peer runs inside a boundary
+ * (from what the kernel observes, never from what the client says), reads the request and its three
+ * descriptors, runs the same command layer as the cold path with the client's argv, environment,
+ * working directory and streams, and sends the exit status. A second thread reads the client's signal
+ * frames; the end of the connection before the status was sent means the client is gone, and the
+ * confined tree goes too.
+ *
+ * <p>A confined caller never gets a launch from this kernel, which runs outside its boundary: its run
+ * is answered {@code F} (the client then runs the cold path, whose JVM stays inside the caller's own
+ * boundary, and so does whatever it launches); its stop and status requests are refused.
  */
 final class Connection implements Runnable {
-    private static final int SIGHUP = 1;
-    private static final int SIGKILL = 9;
-
     private final int fd;
     private final Server server;
     private final ExecutorService pool;
@@ -53,19 +56,27 @@ final class Connection implements Runnable {
         String status();
 
         void stopSoon();
+
+        /** Pins the peer of {@code fd} (SO_PEERCRED pid {@code pid}) and judges whether it is confined. */
+        CallerVerdict identify(int fd, long pid);
+
+        /** One line on the kernel's log (its stderr). */
+        void log(String line);
     }
 
     @Override
     public void run() {
         int[] fds = new int[0];
         try {
-            int peerUid = UnixSockets.peer(fd)[1];
+            int[] peer = UnixSockets.peer(fd);
+            int peerUid = peer[1];
             if (peerUid != server.uid()) {
                 // never read what such a peer sent: its descriptors are discarded with the connection
                 frame('E', "aasm: the resident kernel at " + server.socketPath() + " serves uid " + server.uid()
                         + " only; refused a connection from uid " + peerUid);
                 return;
             }
+            CallerVerdict caller = server.identify(fd, peer[0]);
             UnixSockets.Received first = UnixSockets.receiveFirst(fd, 3);
             fds = first.fds();
             byte[] head = new byte[8];
@@ -81,6 +92,10 @@ final class Connection implements Runnable {
             }
             byte[] payload = new byte[len];
             UnixSockets.readFully(fd, payload);
+            if (caller.confined()) {
+                answerConfined(head[3], caller);
+                return;
+            }
             switch (head[3]) {
                 case 'Q' -> frame('I', server.status());
                 case 'T' -> {
@@ -112,6 +127,27 @@ final class Connection implements Runnable {
         }
     }
 
+    /** Run: cold, inside the caller's own boundary. Stop and status: refused. Each decision is logged. */
+    private void answerConfined(byte kind, CallerVerdict caller) throws IOException {
+        String inside = "a caller inside a boundary the kernel is not in (pid " + caller.pid() + ": " + caller.why() + ")";
+        switch (kind) {
+            case 'R' -> {
+                server.log("run request from " + inside + " answered cold");
+                frame('F', "aasm: the resident kernel does not launch for " + inside
+                        + "; running cold, inside the caller's own boundary");
+            }
+            case 'T' -> {
+                server.log("stop request from " + inside + " refused");
+                frame('E', "aasm: the resident kernel refuses to stop for " + inside);
+            }
+            case 'Q' -> {
+                server.log("status request from " + inside + " refused");
+                frame('E', "aasm: the resident kernel does not answer status requests from " + inside);
+            }
+            default -> frame('E', "aasm: unknown request kind '" + (char) kind + "'; nothing was launched");
+        }
+    }
+
     private void runCommand(byte[] payload, int[] fds) throws IOException {
         if (fds.length != 3) {
             frame('E', "aasm: the client sent " + fds.length + " descriptors instead of stdin, stdout and stderr;"
@@ -137,7 +173,7 @@ final class Connection implements Runnable {
         readerStarted = true;
         pool.execute(() -> {
             try {
-                relaySignals(firstSignal, onSignal, done);
+                new SignalRelay(fd, firstSignal, onSignal, done).run();
             } finally {
                 readerDone.countDown();
             }
@@ -165,42 +201,6 @@ final class Connection implements Runnable {
         }
         byte[] x = {'X', (byte) (status >>> 24), (byte) (status >>> 16), (byte) (status >>> 8), (byte) status};
         UnixSockets.write(fd, x);
-    }
-
-    /** Signal frames become the launcher-style hand-off; end of stream before the status = client gone. */
-    private void relaySignals(AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, AtomicInteger done) {
-        for (;;) {
-            int kind = UnixSockets.readByte(fd);
-            if (kind == 'S') {
-                int sig = UnixSockets.readByte(fd);
-                if (sig > 0) {
-                    deliver(firstSignal, onSignal, sig);
-                    continue;
-                }
-            }
-            if (kind < 0 || kind == 'S') {
-                break;
-            }
-            // unknown frame: ignore it, the status still goes out
-        }
-        // Client gone: a graceful end first, then immediate ends until the command has returned.
-        for (int i = 0; done.get() == 0; i++) {
-            deliver(firstSignal, onSignal, i == 0 ? SIGHUP : SIGKILL);
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private static void deliver(AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, int sig) {
-        firstSignal.compareAndSet(0, sig);
-        IntConsumer c = onSignal.get();
-        if (c != null) {
-            c.accept(sig);
-        }
     }
 
     private void frame(char kind, String text) throws IOException {

@@ -6,8 +6,9 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 
 /**
- * The few socket calls the JDK does not offer for Unix sockets: peer credentials (SO_PEERCRED) and
- * descriptor passing (SCM_RIGHTS). Structures are laid out by hand (LP64: x86_64 and aarch64 alike).
+ * The few socket calls the JDK does not offer for Unix sockets: peer credentials (SO_PEERCRED), the
+ * peer's pidfd (SO_PEERPIDFD, else pidfd_open) and descriptor passing (SCM_RIGHTS). Structures are
+ * laid out by hand (LP64: x86_64 and aarch64 alike).
  */
 interface Libc extends Library {
     Libc C = Native.load("c", Libc.class);
@@ -17,6 +18,11 @@ interface Libc extends Library {
     int SOCK_CLOEXEC = 0x80000;
     int SOL_SOCKET = 1;
     int SO_PEERCRED = 17;
+    /** Linux 6.5 and later: a pidfd of the peer as it was at connect time. */
+    int SO_PEERPIDFD = 77;
+    /** Same number on every architecture (syscalls from 424 on are unified). */
+    long SYS_PIDFD_OPEN = 434;
+    short POLLIN = 0x1;
     int SCM_RIGHTS = 1;
     int MSG_CMSG_CLOEXEC = 0x40000000;
     int SHUT_RDWR = 2;
@@ -47,4 +53,8 @@ interface Libc extends Library {
     int geteuid();
 
     int getpid();
+
+    int poll(Pointer fds, long nfds, int timeout);
+
+    long syscall(long number, long a1, long a2);
 }

@@ -45,6 +45,7 @@ public final class ResidentServer implements Connection.Server {
         t.setDaemon(true);
         return t;
     });
+    private final CallerJudge judge;
     private volatile int listener = -1;
     private FileChannel lockChannel;
     private FileLock lock;
@@ -57,6 +58,7 @@ public final class ResidentServer implements Connection.Server {
         this.path = ctx.getProperty(SOCKET_PROPERTY);
         // an idle server (every face but `daemon run`) must not even load the native library
         this.uid = path == null ? -1 : Libc.C.geteuid();
+        this.judge = new CallerJudge(Path.of("/proc"), ProcessHandle.current().pid());
         if (path != null) {
             open();
         }
@@ -73,13 +75,13 @@ public final class ResidentServer implements Connection.Server {
         if (Files.exists(sock)) {
             // we hold the lock, so whoever bound this socket is gone: it is stale
             Files.delete(sock);
-            log("replaced a stale socket at " + path);
+            log0("replaced a stale socket at " + path);
         }
         listener = UnixSockets.listen(path);
         Thread acceptor = new Thread(this::acceptLoop, "aasm-resident-accept");
         acceptor.setDaemon(true);
         acceptor.start();
-        log("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
+        log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
     }
 
     private void acceptLoop() {
@@ -151,18 +153,33 @@ public final class ResidentServer implements Connection.Server {
     }
 
     @Override
+    public CallerVerdict identify(int fd, long pid) {
+        try (PeerPin pin = PeerPin.of(fd, pid)) {
+            CallerVerdict v = judge.judge(pid);
+            // decided first, verified after: the facts were about this process only if it still holds its pid
+            return pin.stillLiving(pid) ? v : v.plus("it exited, or could not be pinned, while it was identified ("
+                    + pin.how() + ")");
+        }
+    }
+
+    @Override
+    public void log(String line) {
+        log0(line);
+    }
+
+    @Override
     public void stopSoon() {
         Thread t = new Thread(() -> {
             try {
                 ctx.getBundle(0).stop();
             } catch (BundleException | IllegalStateException e) {
-                log("stop failed: " + e);
+                log0("stop failed: " + e);
             }
         }, "aasm-resident-stop");
         t.start();
     }
 
-    private static void log(String msg) {
+    private static void log0(String msg) {
         PrintStream err = System.err;
         err.println("aasm daemon: " + msg);
     }

@@ -1,0 +1,63 @@
+package io.aasm.cli.internal.resident;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+
+/**
+ * Reads a client's signal frames while its command runs and hands each signal over exactly as the
+ * cold launcher's handlers do ({@code firstSignal} before launch, {@code onSignal} once a program
+ * runs). The end of the connection before the status went out means the client is gone: the tree is
+ * asked to end, then ended immediately every 0.5 s until the command has returned.
+ */
+final class SignalRelay implements Runnable {
+    private static final int SIGHUP = 1;
+    private static final int SIGKILL = 9;
+
+    private final int fd;
+    private final AtomicInteger firstSignal;
+    private final AtomicReference<IntConsumer> onSignal;
+    private final AtomicInteger done;
+
+    SignalRelay(int fd, AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, AtomicInteger done) {
+        this.fd = fd;
+        this.firstSignal = firstSignal;
+        this.onSignal = onSignal;
+        this.done = done;
+    }
+
+    @Override
+    public void run() {
+        for (;;) {
+            int kind = UnixSockets.readByte(fd);
+            if (kind == 'S') {
+                int sig = UnixSockets.readByte(fd);
+                if (sig > 0) {
+                    deliver(sig);
+                    continue;
+                }
+            }
+            if (kind < 0 || kind == 'S') {
+                break;
+            }
+            // unknown frame: ignore it, the status still goes out
+        }
+        for (int i = 0; done.get() == 0; i++) {
+            deliver(i == 0 ? SIGHUP : SIGKILL);
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void deliver(int sig) {
+        firstSignal.compareAndSet(0, sig);
+        IntConsumer c = onSignal.get();
+        if (c != null) {
+            c.accept(sig);
+        }
+    }
+}
