@@ -11,7 +11,7 @@
  *   request  "AASM" kind:u8 len:u32 payload     kind 'R' run | 'Q' status | 'T' stop
  *            payload of 'R': NUL-terminated strings "1", home, cwd, argc, argv..., envc, env...
  *            (home: the installation this client belongs to; a kernel of another one answers 'F')
- *   client   'S' signo:u8                       a signal the client received
+ *   client   'S' signo:u8                       a signal the client received (INT, TERM, HUP, WINCH)
  *   kernel   'X' status:i32                     the command's exit status (last frame)
  *            'E' len:u32 text                   refused (exit 125)
  *            'I' len:u32 text                   answer to 'Q'/'T'
@@ -411,6 +411,8 @@ int main(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* A window change is relayed too: the kernel hands it to the boundary's own terminal (not an end). */
+    sigaction(SIGWINCH, &sa, NULL);
 
     struct relay rel[3] = {{0}, {0}, {0}};
     int fds[3];

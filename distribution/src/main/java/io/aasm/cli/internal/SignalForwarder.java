@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * installation of the forwarder is replayed, so none is lost.
  */
 final class SignalForwarder {
+    static final int SIGWINCH = 28;
+
     private SignalForwarder() {
     }
 
@@ -17,6 +19,10 @@ final class SignalForwarder {
         AtomicInteger count = new AtomicInteger();
         boolean debug = io.env().containsKey("AASM_DEBUG");
         io.onSignal().set(signal -> {
+            if (signal == SIGWINCH) {
+                session.signal(signal); // the caller's terminal changed size: no request to end
+                return;
+            }
             TerminationRequest r = count.incrementAndGet() == 1 ? TerminationRequest.GRACEFUL : TerminationRequest.IMMEDIATE;
             boolean delivered = session.terminate(r);
             if (debug) {

@@ -56,6 +56,14 @@ public interface IsolationBackend {
     /** Best effort; true when the request was delivered. */
     boolean terminate(ExecutionHandle handle, TerminationRequest request);
 
+    /**
+     * Delivers a signal the caller received that is not a request to end (e.g. SIGWINCH: the caller's
+     * terminal changed size) to the confined tree as the backend sees fit. Best effort; true when delivered.
+     */
+    default boolean signal(ExecutionHandle handle, int signal) {
+        return false;
+    }
+
     /** What the backend can show about the launch (setup records before exit, runtime after). */
     EnforcementEvidence evidence(ExecutionHandle handle);
 

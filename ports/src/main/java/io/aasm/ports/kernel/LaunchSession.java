@@ -14,6 +14,11 @@ public interface LaunchSession {
     /** Forwards a termination request to the confined tree; true when delivered. */
     boolean terminate(TerminationRequest request);
 
+    /** Forwards a signal that is not a request to end (e.g. SIGWINCH); true when delivered. */
+    default boolean signal(int signal) {
+        return false;
+    }
+
     /** The post-run report (with evidence); only meaningful after {@link #await()} returned. */
     IsolationReport postRunReport();
 }

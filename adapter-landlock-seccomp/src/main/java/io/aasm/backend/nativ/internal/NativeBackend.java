@@ -368,6 +368,18 @@ public final class NativeBackend implements IsolationBackend {
         return true;
     }
 
+    /** SIGWINCH goes to the launcher, which copies the caller's window size to the program's terminal. */
+    @Override
+    public boolean signal(ExecutionHandle handle, int signal) {
+        Launch l = running.get(handle.token());
+        if (l == null || l.disposition().isPresent() || signal != SIGWINCH) {
+            return false;
+        }
+        return l.process().map(p -> LibC.INSTANCE.kill((int) p.pid(), signal) == 0).orElse(false);
+    }
+
+    private static final int SIGWINCH = 28;
+
     /** The launcher keeps stdio and seals every other inherited descriptor before exec, whatever the plan. */
     @Override
     public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {

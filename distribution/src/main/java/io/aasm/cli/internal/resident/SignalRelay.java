@@ -13,6 +13,7 @@ import java.util.function.IntConsumer;
 final class SignalRelay implements Runnable {
     private static final int SIGHUP = 1;
     private static final int SIGKILL = 9;
+    private static final int SIGWINCH = 28;
 
     private final int fd;
     private final AtomicInteger firstSignal;
@@ -54,7 +55,9 @@ final class SignalRelay implements Runnable {
     }
 
     private void deliver(int sig) {
-        firstSignal.compareAndSet(0, sig);
+        if (sig != SIGWINCH) {
+            firstSignal.compareAndSet(0, sig); // a window change before launch is nothing to act on
+        }
         IntConsumer c = onSignal.get();
         if (c != null) {
             c.accept(sig);

@@ -60,6 +60,15 @@ public final class ConfinedSession implements LaunchSession {
     }
 
     @Override
+    public boolean signal(int signal) {
+        try {
+            return backend.signal(handle, signal);
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    @Override
     public IsolationReport postRunReport() {
         ExitDisposition done = exit;
         if (done == null) {
