@@ -74,12 +74,12 @@ final class SocketAttacker {
      */
     static Path defaultPolicyReaching(Path socket, Path dir) throws java.io.IOException {
         String policy = Files.readString(Aasm.DIST.resolve("conf/default-policy.yaml"));
-        String reads = "allow: [/usr, /bin, /lib, /lib64, /etc]";
+        String reads = "allow: [/usr, /bin, /sbin, /lib, /lib64, /etc, /proc]";
         if (!policy.contains(reads)) {
             throw new AssertionError("the shipped default policy changed; update this test:\n" + policy);
         }
         Path file = dir.resolve("default-and-socket.yaml");
-        Files.writeString(file, policy.replace(reads, "allow: [/usr, /bin, /lib, /lib64, /etc, "
+        Files.writeString(file, policy.replace(reads, "allow: [/usr, /bin, /sbin, /lib, /lib64, /etc, /proc, "
                 + socket.getParent().toRealPath() + "]"));
         return file;
     }

@@ -25,15 +25,39 @@ public sealed interface Scope {
         }
     }
 
-    /** Filesystem grants: absolute, normalised paths; each grants its whole subtree (component-aware). */
-    record Paths(List<String> paths) implements Scope {
+    /**
+     * Filesystem grants: absolute, normalised paths; each grants its whole subtree (component-aware). A path
+     * may start with {@link #WORKING_DIRECTORY} ({@code $WORKDIR}, optionally followed by {@code /more}): the
+     * kernel replaces it with the launch's working directory before any backend sees the scope.
+     * {@code privateDirs} (write grants only) are folders that exist for the program fresh, empty and
+     * writable, private to this launch and discarded at its end (e.g. {@code /tmp}).
+     */
+    record Paths(List<String> paths, List<String> privateDirs) implements Scope {
+        /** The launch's working directory, as a policy writes it. */
+        public static final String WORKING_DIRECTORY = "$WORKDIR";
+
         public Paths {
             paths = List.copyOf(paths);
+            privateDirs = List.copyOf(privateDirs);
             for (String p : paths) {
-                if (!p.startsWith("/")) {
+                if (!p.startsWith("/") && !relativeToWorkingDirectory(p)) {
                     throw new IllegalArgumentException("path grant must be absolute: " + p);
                 }
             }
+            for (String p : privateDirs) {
+                if (!p.startsWith("/")) {
+                    throw new IllegalArgumentException("private folder must be absolute: " + p);
+                }
+            }
+        }
+
+        public Paths(List<String> paths) {
+            this(paths, List.of());
+        }
+
+        /** {@code $WORKDIR} or {@code $WORKDIR/...}. */
+        public static boolean relativeToWorkingDirectory(String p) {
+            return p.equals(WORKING_DIRECTORY) || p.startsWith(WORKING_DIRECTORY + "/");
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.kernel.internal.launch.ProgramResolver;
 import io.aasm.kernel.internal.lowering.CredentialPlan;
 import io.aasm.kernel.internal.lowering.PolicyLowerer;
+import io.aasm.kernel.internal.lowering.WorkingDirectoryGrants;
 import io.aasm.kernel.internal.negotiation.Negotiator;
 import io.aasm.kernel.internal.report.ReportBuilder;
 import io.aasm.kernel.internal.report.ReportContext;
@@ -58,6 +59,11 @@ final class Decider {
         }
         PolicyLowering lowering = lowerer.lower(((PolicyLoad.Loaded) load).policy());
         IsolationClass isolation = request.isolation().or(lowering::isolation).orElse(IsolationClass.NONE);
+        WorkingDirectoryGrants.Bound bound = WorkingDirectoryGrants.bind(lowering, request.workingDirectory(),
+                request.callerEnvironment());
+        if (bound instanceof WorkingDirectoryGrants.Bound.Ok ok) {
+            lowering = ok.lowering();
+        }
 
         String program = request.program();
         Optional<PendingLaunches.Failure> failure = Optional.empty();
@@ -79,6 +85,10 @@ final class Decider {
                 new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
                 credentials.posture());
         PendingLaunches.Pending pending = new PendingLaunches.Pending(spec, failure);
+        if (bound instanceof WorkingDirectoryGrants.Bound.TooWide wide && isolation != IsolationClass.NONE) {
+            return refused(ctx, new RefusalEntry(Optional.of(CapabilityDomain.FILESYSTEM_WRITE),
+                    "working_directory_too_wide", wide.message()), wide.message());
+        }
 
         if (isolation == IsolationClass.NONE) {
             if (request.pinnedBackend().isPresent()) {

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 final class FilesystemGrants {
     private Optional<List<Grant>> read = Optional.empty();
     private Optional<List<Grant>> write = Optional.empty();
+    private List<String> privateDirs = List.of();
 
     /** Resolves one statement; the refusal text when a grant is missing or a write grant was redirected. */
     Optional<String> add(ControlRequirement r) {
@@ -46,6 +47,7 @@ final class FilesystemGrants {
         }
         if (writes) {
             write = Optional.of(grants);
+            privateDirs = r.scope() instanceof Scope.Paths p ? p.privateDirs() : List.of();
         } else {
             read = Optional.of(grants);
         }
@@ -58,6 +60,11 @@ final class FilesystemGrants {
 
     Optional<List<Grant>> write() {
         return write;
+    }
+
+    /** Folders that exist fresh, empty and writable for this launch only (write statement). */
+    List<String> privateDirs() {
+        return privateDirs;
     }
 
     boolean stated() {

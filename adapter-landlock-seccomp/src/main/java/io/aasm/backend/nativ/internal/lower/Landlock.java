@@ -19,6 +19,8 @@ final class Landlock {
     private boolean readStated;
     private boolean writeStated;
     private final Map<String, Long> wanted = new LinkedHashMap<>();
+    /** Folders the view creates itself (private folders): no host path to ask whether they are folders. */
+    private final java.util.Set<String> viewFolders = new java.util.HashSet<>();
     private boolean netHandled;
     private final TreeSet<Integer> ports = new TreeSet<>();
     private long scoped;
@@ -43,6 +45,12 @@ final class Landlock {
 
     /** The device set and generated files every confined view carries (listed in the report). */
     void implicit(String path, long rights) {
+        want(path, rights);
+    }
+
+    /** A folder of the view's own (a private tmpfs), whatever the host has at that path. */
+    void implicitFolder(String path, long rights) {
+        viewFolders.add(path);
         want(path, rights);
     }
 
@@ -84,7 +92,7 @@ final class Landlock {
         List<NativePlan.PathRule> rules = new ArrayList<>();
         if (handled != 0) {
             wanted.forEach((p, rights) -> {
-                long allowed = forPath(p, rights & handled);
+                long allowed = viewFolders.contains(p) ? rights & handled : forPath(p, rights & handled);
                 if (allowed != 0) {
                     rules.add(new NativePlan.PathRule(p, allowed));
                 }

@@ -144,8 +144,8 @@ public final class Lowerer {
             }
             return Optional.empty(); // aasm's own paths: nothing more can be done here without namespaces
         }
-        View view = ViewPlanner.plan(new ViewPlanner.Input(fs.read(), fs.write(), freshProc, false, generatedEtc,
-                protectedPaths, spec.workingDirectory()));
+        View view = ViewPlanner.plan(new ViewPlanner.Input(fs.read(), fs.write(), freshProc, fs.privateDirs(),
+                generatedEtc, protectedPaths, spec.workingDirectory()));
         b.view = view;
         b.namespaces.add(Namespace.MOUNT);
         b.mountProc = freshProc && view.described().stream().anyMatch(d -> d.startsWith("/proc:"));
@@ -160,6 +160,7 @@ public final class Lowerer {
                     + LandlockRights.describeFs(LandlockRights.write(ll.abi())) + ") beneath "
                     + FilesystemGrants.describe(grants));
         });
+        fs.privateDirs().forEach(d -> ll.implicitFolder(d, LandlockRights.write(ll.abi()) | LandlockRights.READ));
         if (fs.stated()) {
             implicitDevices(ll);
             generatedEtc.forEach(name -> ll.implicit("/etc/" + name, LandlockRights.READ_FILE));

@@ -27,11 +27,12 @@ public final class ViewPlanner {
 
     /** What the planner needs to know about one launch. */
     public record Input(Optional<List<Grant>> read, Optional<List<Grant>> write, boolean freshProc,
-                        boolean privateTmp, List<String> generatedEtc, List<Grant> protectedPaths,
+                        List<String> privateDirs, List<String> generatedEtc, List<Grant> protectedPaths,
                         String workingDirectory) {
         public Input {
             read = read.map(List::copyOf);
             write = write.map(List::copyOf);
+            privateDirs = List.copyOf(privateDirs);
             generatedEtc = List.copyOf(generatedEtc);
             protectedPaths = List.copyOf(protectedPaths);
         }
@@ -89,10 +90,10 @@ public final class ViewPlanner {
         if (in.filesystemStated()) {
             devices();
         }
-        if (in.privateTmp()) {
-            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", "/tmp"));
-            visibleRw.add("/tmp");
-            described.add("/tmp: a private, empty tmpfs of this launch (discarded at its end)");
+        for (String dir : in.privateDirs()) {
+            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
+            visibleRw.add(dir);
+            described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
         }
         for (String name : in.generatedEtc()) {
             ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV | View.NO_EXEC, View.GENERATED + name,

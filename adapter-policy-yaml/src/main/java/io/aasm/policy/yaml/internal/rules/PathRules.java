@@ -11,6 +11,7 @@ import java.util.TreeSet;
  */
 public final class PathRules {
     static final int PATH_MAX = 4096;
+    static final String WORKDIR = io.aasm.ports.policy.Scope.Paths.WORKING_DIRECTORY;
 
     private PathRules() {
     }
@@ -25,7 +26,11 @@ public final class PathRules {
         if (raw.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             return Checked.bad("path contains a control character", "remove control characters such as newlines");
         }
-        if (!raw.startsWith("/")) {
+        String prefix = "";
+        if (raw.equals(WORKDIR) || raw.startsWith(WORKDIR + "/")) {
+            prefix = WORKDIR; // the launch's working directory: the kernel puts the real path in its place
+            raw = raw.substring(WORKDIR.length()).isEmpty() ? "/" : raw.substring(WORKDIR.length());
+        } else if (!raw.startsWith("/")) {
             return Checked.bad("relative path '" + raw + "'", relativeHint(raw));
         }
         if (raw.indexOf('*') >= 0) {
@@ -43,7 +48,7 @@ public final class PathRules {
             }
             out.append('/').append(part);
         }
-        String path = out.isEmpty() ? "/" : out.toString();
+        String path = !prefix.isEmpty() ? prefix + out : out.isEmpty() ? "/" : out.toString();
         if (path.length() > PATH_MAX) {
             return Checked.bad("path is longer than " + PATH_MAX + " characters", "shorten the path");
         }
@@ -55,7 +60,8 @@ public final class PathRules {
             return "'~' is not expanded; write the absolute path, e.g. /home/user/...";
         }
         if (raw.startsWith("$")) {
-            return "environment variables are not expanded; write the absolute path";
+            return "environment variables are not expanded (only " + WORKDIR + ", the launch's working directory, "
+                    + "is); write the absolute path";
         }
         return "paths must be absolute (start with '/'), e.g. /" + raw.replaceFirst("^\\./", "");
     }

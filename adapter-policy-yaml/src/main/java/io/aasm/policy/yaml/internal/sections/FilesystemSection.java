@@ -24,9 +24,28 @@ public final class FilesystemSection {
         });
     }
 
+    /** {@code private: [/tmp]}: fresh, empty folders of the launch's own; absolute paths only. */
+    private static List<String> privateDirs(Fields f, String path, Statements out) {
+        List<String> dirs = new ArrayList<>();
+        f.entry("private").flatMap(e -> f.list(e, "[/tmp]")).ifPresent(items -> {
+            for (int i = 0; i < items.size(); i++) {
+                f.asString(items.get(i), path + ".private[" + i + "]", "/tmp").ifPresent(s -> {
+                    if (s.text().startsWith("$")) {
+                        out.problems().at(s, "a private folder cannot be " + s.text(),
+                                "private folders are absolute paths such as /tmp");
+                        return;
+                    }
+                    PathRules.normalise(s.text()).then(dirs::add, (message, hint) -> out.problems().at(s, message, hint));
+                });
+            }
+        });
+        return PathRules.collapse(dirs);
+    }
+
     private static void access(YNode.Entry section, String path, CapabilityDomain domain, Statements out) {
         Fields.of(section.value(), path, out.problems(), section.key() + ": {allow: [/usr]}").ifPresent(f -> {
-            f.allowOnly(Statements.withHeader("allow"));
+            boolean writes = domain == CapabilityDomain.FILESYSTEM_WRITE;
+            f.allowOnly(writes ? Statements.withHeader("allow", "private") : Statements.withHeader("allow"));
             Header header = Header.read(f);
             var allow = f.entry("allow");
             if (allow.isEmpty()) {
@@ -43,8 +62,10 @@ public final class FilesystemSection {
                                 (message, hint) -> out.problems().at(s, message, hint));
                     });
                 }
+                List<String> privateDirs = writes ? privateDirs(f, path, out) : List.of();
                 // Bad items were reported; any problem rejects the whole policy, so the scope is moot then.
-                Scope scope = items.isEmpty() ? new Scope.WholeDomain() : new Scope.Paths(PathRules.collapse(paths));
+                Scope scope = items.isEmpty() && privateDirs.isEmpty() ? new Scope.WholeDomain()
+                        : new Scope.Paths(PathRules.collapse(paths), privateDirs);
                 out.put(domain, scope, header, section);
             });
         });
