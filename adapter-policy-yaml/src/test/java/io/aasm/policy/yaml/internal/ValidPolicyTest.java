@@ -179,6 +179,14 @@ class ValidPolicyTest {
     }
 
     @Test
+    void theWorkingDirectoryIsGrantedByNameAndPrivateFoldersAreWriteOnly() {
+        new Expect("workdir.yaml")
+                .put(FILESYSTEM_READ, new Scope.Paths(List.of("$WORKDIR/docs", "/usr")), 4, 3)
+                .put(FILESYSTEM_WRITE, new Scope.Paths(List.of("$WORKDIR"), List.of("/tmp", "/var/tmp")), 6, 3)
+                .check(load("workdir.yaml"));
+    }
+
+    @Test
     void utf8ByteOrderMarkIsIgnored() {
         new Expect("bom.yaml").put(PROCESS_CREATION, new Scope.ProcessCeiling(1), 3, 1).check(load("bom.yaml"));
     }
