@@ -113,7 +113,8 @@ public class AasmFrameworkTest {
     public void gogoPolicyCheckShowsTheLoweringOrEveryProblem() throws Exception {
         Path good = Bundles.ROOT.resolve("distribution/src/dist/conf/default-policy.yaml");
         String out = gogo("aasm:policy check " + good);
-        assertTrue(out, out.contains("valid") && out.contains("filesystem_write") && out.contains("paths[/tmp]"));
+        assertTrue(out, out.contains("valid") && out.contains("filesystem_write")
+                && out.contains("paths[$WORKDIR] private[/tmp]"));
         Path bad = Files.createTempFile("bad-policy", ".yaml");
         Files.writeString(bad, "apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  reed: {allow: [/usr]}\n");
         String err = gogo("aasm:policy check " + bad);
@@ -160,7 +161,18 @@ public class AasmFrameworkTest {
     private LaunchRequest autoRequest() {
         return new LaunchRequest(Optional.of(IsolationClass.AUTO), Optional.empty(),
                 Optional.of(Bundles.ROOT.resolve("distribution/src/dist/conf/default-policy.yaml").toString()),
-                "/bin/true", List.of(), "/", IdentityRef.anonymous(), Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+                "/bin/true", List.of(), PROJECT, IdentityRef.anonymous(), Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+    }
+
+    /** The default policy grants writing the working directory: a project folder, never / or a home. */
+    private static final String PROJECT = project();
+
+    private static String project() {
+        try {
+            return Files.createTempDirectory("aasm-project").toString();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private List<String> installed() {

@@ -46,7 +46,8 @@ final class Describe {
 
     static String scope(Scope scope) {
         if (scope instanceof Scope.Paths p) {
-            return counted("paths", sorted(p.paths()));
+            return counted("paths", sorted(p.paths()))
+                    + (p.privateDirs().isEmpty() ? "" : "; " + counted("private", sorted(p.privateDirs())));
         }
         if (scope instanceof Scope.Egress e) {
             return counted("egress", e.grants().stream().sorted(EGRESS_ORDER).map(Describe::grant).toList());

@@ -37,6 +37,9 @@ final class JsonParts {
         ObjectNode o = F.objectNode().put("kind", scope.token());
         if (scope instanceof Scope.Paths p) {
             o.set("paths", strings(Describe.sorted(p.paths())));
+            if (!p.privateDirs().isEmpty()) {
+                o.set("private", strings(Describe.sorted(p.privateDirs())));
+            }
         } else if (scope instanceof Scope.Egress e) {
             ArrayNode grants = o.putArray("grants");
             e.grants().stream().sorted(Describe.EGRESS_ORDER).forEach(g -> grants.add(grant(g)));
