@@ -57,6 +57,13 @@ public final class ViewPlanner {
         });
         List<String> visibleRo = new ArrayList<>();
         List<String> visibleRw = new ArrayList<>();
+        // Private folders first: grants beneath one (a project under a private /tmp) are mounted on top of it.
+        for (String dir : in.privateDirs()) {
+            // not "visible" for what follows: grants beneath it are still bound from the host, aasm's paths
+            // beneath it are hidden by it, and a working directory beneath it is still created
+            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
+            described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
+        }
         if (base == View.Base.EMPTY) {
             for (Grant g : byDepth(in.read().get())) {
                 if (!covered(g.real(), visibleRo) && !(in.freshProc() && under(g.real(), "/proc"))) {
@@ -89,11 +96,6 @@ public final class ViewPlanner {
         }
         if (in.filesystemStated()) {
             devices();
-        }
-        for (String dir : in.privateDirs()) {
-            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
-            visibleRw.add(dir);
-            described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
         }
         for (String name : in.generatedEtc()) {
             ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV | View.NO_EXEC, View.GENERATED + name,
