@@ -25,7 +25,8 @@ class FakeKernelIT {
             + "open(sys.argv[2], 'w').write('listening')\n"
             + "s.settimeout(60); c, _ = s.accept(); c.settimeout(5)\n"
             + "data = b''\n"
-            + "try:\n    data = c.recv(65536)\nexcept Exception:\n    pass\n"
+            + "try:\n    while len(data) < 4:\n        chunk = c.recv(65536)\n        if not chunk: break\n"
+            + "        data += chunk\nexcept Exception:\n    pass\n"
             + "open(sys.argv[3], 'wb').write(data)\n";
 
     @Test
