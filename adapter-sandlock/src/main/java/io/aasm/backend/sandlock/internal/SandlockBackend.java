@@ -5,38 +5,27 @@ import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
-import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.supervise.SupervisedRun;
 import io.aasm.backend.sandlock.internal.supervise.Trackers;
 import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.BackendIdentity;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.BackendPlan;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
-import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.backend.PreparedExecution;
+import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.backend.Provenance;
 import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.evidence.ClaimTerm;
-import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.evidence.EvidenceKind;
-import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.plan.EnforcementPlan;
-import io.aasm.ports.policy.ControlRequirement;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,7 +42,6 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = SandlockConfig.class)
 @BackendId("sandlock")
 public final class SandlockBackend implements IsolationBackend {
-    private static final int KEPT_RUNS = 256;
     private final Settings settings;
     private final BackendManifest manifest;
     private final RequirementLowerer lowerer = new RequirementLowerer();
@@ -61,11 +49,8 @@ public final class SandlockBackend implements IsolationBackend {
     private final ScheduledExecutorService timers;
     private final HostState host;
     private final Trackers trackers;
-    private final Map<String, Launches.Prepared> prepared = new ConcurrentHashMap<>();
-    private final Map<String, Running> running = new ConcurrentHashMap<>();
-
-    private record Running(Launches.Prepared prepared, SupervisedRun run) {
-    }
+    /** Runs not yet awaited: deactivating the component ends them (a stopped bundle leaves nothing running). */
+    private final java.util.Set<SupervisedRun> live = ConcurrentHashMap.newKeySet();
 
     @Activate
     public SandlockBackend(SandlockConfig config) {
@@ -88,7 +73,7 @@ public final class SandlockBackend implements IsolationBackend {
 
     @Deactivate
     void deactivate() {
-        running.values().forEach(r -> r.run().terminate(TerminationRequest.IMMEDIATE));
+        live.forEach(r -> r.terminate(TerminationRequest.IMMEDIATE));
         timers.shutdownNow();
     }
 
@@ -123,95 +108,53 @@ public final class SandlockBackend implements IsolationBackend {
         return host.capabilities(true);
     }
 
+    /** Each requirement lowered to flags once; a scope sandlock cannot express is reported unsupported. */
     @Override
-    public BackendCapabilities capabilitiesFor(ExecutionSpec spec) {
+    public BackendPlan plan(ExecutionSpec spec) {
         BackendCapabilities base = capabilities();
-        return host.probes(false).map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown())).orElse(base);
+        BackendCapabilities caps = host.probes(false)
+                .map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown())).orElse(base);
+        return new SandlockPlan(caps, spec.requirements().stream()
+                .collect(java.util.stream.Collectors.toMap(r -> r.domain(), lowerer::lower, (x, y) -> y)));
     }
 
     @Override
-    public List<String> lower(ControlRequirement requirement) {
-        DomainLowering l = lowerer.lower(requirement);
-        return l instanceof DomainLowering.Flags f ? f.steps()
-                : List.of("cannot lower: " + ((DomainLowering.Inexpressible) l).reason());
-    }
-
-    @Override
-    public PreparedExecution prepare(EnforcementPlan plan) throws LaunchException {
+    public PreparedLaunch prepare(EnforcementPlan plan) throws LaunchException {
         Launches.Prepared p = launches.prepare(plan, host.discovered());
-        String token = UUID.randomUUID().toString();
-        prepared.put(token, p);
-        return new PreparedExecution(plan, token);
+        return new PreparedLaunch() {
+            private final java.util.concurrent.atomic.AtomicBoolean used = new java.util.concurrent.atomic.AtomicBoolean();
+
+            @Override
+            public Execution spawn() throws LaunchException {
+                if (!used.compareAndSet(false, true)) {
+                    throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "this preparation was already spawned"
+                            + " or closed");
+                }
+                return start(p);
+            }
+
+            @Override
+            public void close() {
+                used.set(true);
+            }
+        };
     }
 
-    @Override
-    public ExecutionHandle spawn(PreparedExecution execution) throws LaunchException {
-        Launches.Prepared p = prepared.remove(execution.token());
-        if (p == null) {
-            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "unknown or already spawned preparation");
-        }
+    private Execution start(Launches.Prepared p) throws LaunchException {
         ExecutionSpec spec = p.plan().spec();
         OptionalLong deadline = p.wallClockSeconds().isPresent()
                 ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000 + settings.deadlineGraceMillis())
                 : OptionalLong.empty();
+        SupervisedRun run;
         try {
-            SupervisedRun run = SupervisedRun.start(new SupervisedRun.Launch(p.command().argv(), spec.environment(),
+            run = SupervisedRun.start(new SupervisedRun.Launch(p.command().argv(), spec.environment(),
                     Path.of(spec.workingDirectory()), deadline, null), trackers.create(spec.environment().keySet()),
                     timers, settings.terminateGraceMillis());
-            String token = UUID.randomUUID().toString();
-            forgetOldRuns();
-            running.put(token, new Running(p, run));
-            return new ExecutionHandle("sandlock", token);
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
                     + p.sandlock().executable() + ": " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException {
-        return runOf(handle).run().waitFor().disposition();
-    }
-
-    @Override
-    public boolean terminate(ExecutionHandle handle, TerminationRequest request) {
-        return runOf(handle).run().terminate(request);
-    }
-
-    @Override
-    public EnforcementEvidence evidence(ExecutionHandle handle) {
-        Running r = runOf(handle);
-        List<EvidenceRecord> records = new ArrayList<>(r.prepared().setup());
-        if (r.run().finished()) {
-            try {
-                SupervisedRun.Ended e = r.run().waitFor();
-                records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.UNMEASURED,
-                        "sandlock ran the program; shell status " + e.disposition().shellStatus() + "; teardown"
-                                + " signalled " + e.descendantsKilled() + " leftover process(es) ("
-                                + host.teardown().describe() + ")"));
-                if (e.deadlineReached()) {
-                    records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.of(CapabilityDomain.RESOURCE),
-                            ClaimTerm.OBSERVED, "wall-clock deadline reached; aasm killed the whole tree"));
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        return new EnforcementEvidence("sandlock", records);
-    }
-
-    /** A resident process launches many times; keep evidence of finished runs only for the latest ones. */
-    private void forgetOldRuns() {
-        if (running.size() >= KEPT_RUNS) {
-            running.entrySet().removeIf(e -> e.getValue().run().finished());
-        }
-    }
-
-    private Running runOf(ExecutionHandle handle) {
-        Running r = running.get(handle.token());
-        if (r == null || !handle.backendId().equals("sandlock")) {
-            throw new IllegalArgumentException("unknown sandlock execution handle " + handle.token());
-        }
-        return r;
+        live.add(run);
+        return new SandlockExecution(p, run, host.teardown(), () -> live.remove(run));
     }
 }

@@ -54,7 +54,9 @@ final class Fixtures {
                 new RequirementOutcome.Enforced(DecisionTiming.PRE, DescendantCoverage.PROCESS_TREE), List.of()))
                 .toList();
         return new EnforcementPlan(new BackendIdentity("sandlock", "0.8.6", new Provenance("x", "Apache-2.0", false,
-                Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY);
+                Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY,
+                new SandlockPlan(io.aasm.ports.capability.BackendCapabilities.unavailable("fixture",
+                        io.aasm.ports.capability.PlatformBoundary.SHARED_HOST_KERNEL), java.util.Map.of()));
     }
 
     static Settings settings(Map<String, String> env, Path cache, Path sysRoot, boolean requireVerified) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.CapabilityReport;
@@ -75,8 +75,8 @@ class RealSandlockConfinementTest {
 
     private int run(List<ControlRequirement> reqs, String script) throws Exception {
         ExecutionSpec spec = Fixtures.spec("/bin/sh", List.of("-c", script), reqs, Map.of());
-        ExecutionHandle h = backend.spawn(backend.prepare(Fixtures.plan(spec)));
-        return backend.waitFor(h).shellStatus();
+        Execution h = backend.prepare(Fixtures.plan(spec)).spawn();
+        return h.await().shellStatus();
     }
 
     @Test

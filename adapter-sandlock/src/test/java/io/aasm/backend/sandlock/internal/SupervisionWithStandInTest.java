@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.backend.sandlock.internal.supervise.ProcessTable;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.TerminationRequest;
@@ -47,11 +47,11 @@ class SupervisionWithStandInTest {
         }
     }
 
-    private ExecutionHandle launch(SandlockBackend b, String script, List<ControlRequirement> reqs,
+    private Execution launch(SandlockBackend b, String script, List<ControlRequirement> reqs,
                                    Map<String, String> env) throws Exception {
         Path s = Fixtures.script(dir, "prog-" + System.nanoTime(), script);
         ExecutionSpec spec = Fixtures.spec(s.toString(), List.of(), reqs, env);
-        return b.spawn(b.prepare(Fixtures.plan(spec)));
+        return b.prepare(Fixtures.plan(spec)).spawn();
     }
 
     private static boolean alive(long pid) {
@@ -68,13 +68,13 @@ class SupervisionWithStandInTest {
     @Test
     void exitCodeIsPassedThrough() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
-        assertEquals(new ExitDisposition.Exited(7), b.waitFor(launch(b, "exit 7", List.of(), Map.of())));
+        assertEquals(new ExitDisposition.Exited(7), launch(b, "exit 7", List.of(), Map.of()).await());
     }
 
     @Test
     void signalDeathOfTheProgramIs128PlusN() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
-        ExitDisposition d = b.waitFor(launch(b, "kill -TERM $$", List.of(), Map.of()));
+        ExitDisposition d = launch(b, "kill -TERM $$", List.of(), Map.of()).await();
         assertEquals(143, d.shellStatus());
     }
 
@@ -82,12 +82,12 @@ class SupervisionWithStandInTest {
     void deadlineKillsTheWholeTree() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
         Path pid = dir.resolve("sleeper.pid");
-        ExecutionHandle h = launch(b, "sleep 300 & echo $! > " + pid + "; wait",
+        Execution h = launch(b, "sleep 300 & echo $! > " + pid + "; wait",
                 List.of(Fixtures.req(CapabilityDomain.RESOURCE, Fixtures.wallClock(1))), Map.of());
         long sleeper = pidFrom(pid);
-        assertEquals(new ExitDisposition.Signalled(9), b.waitFor(h));
+        assertEquals(new ExitDisposition.Signalled(9), h.await());
         assertFalse(alive(sleeper), "the grandchild outlived the deadline");
-        assertTrue(b.evidence(h).records().stream().anyMatch(r -> r.kind() == EvidenceKind.EXERCISED
+        assertTrue(h.evidence().records().stream().anyMatch(r -> r.kind() == EvidenceKind.EXERCISED
                 && r.detail().contains("wall-clock deadline reached")));
     }
 
@@ -95,10 +95,10 @@ class SupervisionWithStandInTest {
     void gracefulTerminationSignalsTheTree() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
         Path pid = dir.resolve("g.pid");
-        ExecutionHandle h = launch(b, "sleep 300 & echo $! > " + pid + "; wait", List.of(), Map.of());
+        Execution h = launch(b, "sleep 300 & echo $! > " + pid + "; wait", List.of(), Map.of());
         long sleeper = pidFrom(pid);
-        assertTrue(b.terminate(h, TerminationRequest.GRACEFUL));
-        ExitDisposition d = b.waitFor(h);
+        assertTrue(h.terminate(TerminationRequest.GRACEFUL));
+        ExitDisposition d = h.await();
         assertEquals(new ExitDisposition.Signalled(15), d);
         assertFalse(alive(sleeper));
     }
@@ -106,19 +106,19 @@ class SupervisionWithStandInTest {
     @Test
     void immediateTerminationKills() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
-        ExecutionHandle h = launch(b, "trap '' TERM; sleep 300; sleep 300", List.of(), Map.of());
+        Execution h = launch(b, "trap '' TERM; sleep 300; sleep 300", List.of(), Map.of());
         Thread.sleep(100);
-        assertTrue(b.terminate(h, TerminationRequest.IMMEDIATE));
-        assertEquals(new ExitDisposition.Signalled(9), b.waitFor(h));
-        assertFalse(b.terminate(h, TerminationRequest.IMMEDIATE), "nothing left to deliver to");
+        assertTrue(h.terminate(TerminationRequest.IMMEDIATE));
+        assertEquals(new ExitDisposition.Signalled(9), h.await());
+        assertFalse(h.terminate(TerminationRequest.IMMEDIATE), "nothing left to deliver to");
     }
 
     @Test
     void backgroundDescendantIsSweptAtNormalExit() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
         Path pid = dir.resolve("bg.pid");
-        ExecutionHandle h = launch(b, "sleep 300 & echo $! > " + pid + "; exit 0", List.of(), Map.of());
-        assertEquals(new ExitDisposition.Exited(0), b.waitFor(h));
+        Execution h = launch(b, "sleep 300 & echo $! > " + pid + "; exit 0", List.of(), Map.of());
+        assertEquals(new ExitDisposition.Exited(0), h.await());
         assertFalse(alive(pidFrom(pid)), "upstream #251: a background child outlived the run");
     }
 
@@ -132,9 +132,9 @@ class SupervisionWithStandInTest {
                 .wholeTree(), "a writable cgroup v2 must select cgroup teardown");
         Path pid = dir.resolve("daemon.pid");
         // The program's child daemonises with setsid and its parent exits at once: #252's escape.
-        ExecutionHandle h = launch(b, "sh -c 'setsid sleep 300 & echo $! > " + pid + "' ; exit 0", List.of(),
+        Execution h = launch(b, "sh -c 'setsid sleep 300 & echo $! > " + pid + "' ; exit 0", List.of(),
                 Map.of());
-        assertEquals(new ExitDisposition.Exited(0), b.waitFor(h));
+        assertEquals(new ExitDisposition.Exited(0), h.await());
         long daemon = pidFrom(pid);
         assertFalse(alive(daemon), "a setsid daemon escaped teardown");
     }
@@ -145,9 +145,9 @@ class SupervisionWithStandInTest {
         Path pid = dir.resolve("daemon2.pid");
         // The parent lingers so that a scan sees the daemon before it is reparented (generous, for a loaded
         // machine); a daemon that detaches between two scans is the documented gap of this mode.
-        ExecutionHandle h = launch(b, "sh -c 'setsid sleep 300 & echo $! > " + pid + "; sleep 1.5' ; exit 0",
+        Execution h = launch(b, "sh -c 'setsid sleep 300 & echo $! > " + pid + "; sleep 1.5' ; exit 0",
                 List.of(), Map.of());
-        assertEquals(new ExitDisposition.Exited(0), b.waitFor(h));
+        assertEquals(new ExitDisposition.Exited(0), h.await());
         assertFalse(alive(pidFrom(pid)), "a setsid daemon escaped teardown");
     }
 
@@ -155,10 +155,10 @@ class SupervisionWithStandInTest {
     void sandlockStartsWithOnlyTheDelegatedEnvironment() throws Exception {
         SandlockBackend b = backend(Path.of("/sys"));
         Path out = dir.resolve("env.txt");
-        ExecutionHandle h = launch(b, "exec /usr/bin/env -u PWD > " + out, List.of(Fixtures.req(
+        Execution h = launch(b, "exec /usr/bin/env -u PWD > " + out, List.of(Fixtures.req(
                 CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of("AASM_TEST_TOKEN")))),
                 Map.of("AASM_TEST_TOKEN", "tok-123456"));
-        assertEquals(new ExitDisposition.Exited(0), b.waitFor(h));
+        assertEquals(new ExitDisposition.Exited(0), h.await());
         assertEquals(List.of("AASM_TEST_TOKEN=tok-123456"), Files.readAllLines(out));
     }
 }

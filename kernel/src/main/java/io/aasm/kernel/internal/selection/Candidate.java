@@ -3,6 +3,7 @@ package io.aasm.kernel.internal.selection;
 import io.aasm.kernel.internal.negotiation.Negotiation;
 import io.aasm.kernel.internal.negotiation.Negotiator;
 import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.BackendPlan;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -48,20 +49,25 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
             return fault(b, f.message(), Optional.empty(), Optional.empty());
         }
         BackendIdentity who = ((Guarded.Ok<BackendIdentity>) identity).value();
-        Guarded<BackendCapabilities> caps = Guarded.call("capabilitiesFor()", () -> b.backend().capabilitiesFor(spec));
+        Guarded<BackendPlan> planned = Guarded.call("plan()", () -> b.backend().plan(spec));
+        if (planned instanceof Guarded.Fault<BackendPlan> f) {
+            return fault(b, f.message(), Optional.of(who), Optional.empty());
+        }
+        BackendPlan bp = ((Guarded.Ok<BackendPlan>) planned).value();
+        Guarded<BackendCapabilities> caps = Guarded.call("plan().capabilities()", bp::capabilities);
         if (caps instanceof Guarded.Fault<BackendCapabilities> f) {
             return fault(b, f.message(), Optional.of(who), Optional.empty());
         }
         BackendCapabilities c = ((Guarded.Ok<BackendCapabilities>) caps).value();
         Negotiation n;
         try {
-            n = negotiator.negotiate(spec, who, c, req -> {
+            n = negotiator.negotiate(spec, who, c, bp, req -> {
                 try {
-                    List<String> steps = b.backend().lower(req);
+                    List<String> steps = bp.steps(req);
                     // copy here so a malformed answer (null list or element) is this backend's fault
                     return steps == null ? List.of() : List.copyOf(steps);
                 } catch (RuntimeException | LinkageError e) {
-                    throw new LoweringFault(Guarded.describe("lower(" + req.domain().token() + ")", e));
+                    throw new LoweringFault(Guarded.describe("plan().steps(" + req.domain().token() + ")", e));
                 }
             });
         } catch (LoweringFault e) {

@@ -49,7 +49,6 @@ public final class KernelComponent implements IsolationKernel {
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
     private final Launcher launcher = new Launcher();
-    private final PendingLaunches pending = new PendingLaunches();
     private volatile WalkOrder walkOrder;
     private volatile List<String> protectedPaths = List.of();
     private volatile List<InstalledBackend> backends = List.of();
@@ -129,14 +128,12 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        Decider.Decided d = decider.decide(request, sources, backends, walkOrder, protectedPaths);
-        d.pending().ifPresent(p -> pending.put(d.decision(), p));
-        return d.decision();
+        return decider.decide(request, sources, backends, walkOrder, protectedPaths);
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
-        return launcher.launch(decision, pending.get(decision), backends);
+        return launcher.launch(decision, backends);
     }
 
     @Override

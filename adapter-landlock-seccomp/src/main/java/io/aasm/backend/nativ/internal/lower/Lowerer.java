@@ -189,47 +189,42 @@ public final class Lowerer {
 
     private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, SeccompConcerns sc) {
         sc.denyIoUring = true;
-        if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackOnly(e.grants())) {
-            // Same decision as Routes.relay: the host's loopback, port by port, nothing else routable.
-            List<Integer> tcp = EgressCoverage.relayPorts(e.grants(), Protocol.TCP).orElseThrow();
-            List<Integer> udp = EgressCoverage.relayPorts(e.grants(), Protocol.UDP).orElseThrow();
+        Routes.Egress choice = routes.egress(r.scope());
+        if (choice instanceof Routes.Egress.Inexpressible i) {
+            return Optional.of(i.reason());
+        }
+        if (choice instanceof Routes.Egress.OwnLoopback || choice instanceof Routes.Egress.Relayed) {
             b.namespaces.add(Namespace.NET);
-            b.relayTcpPorts.addAll(tcp);
-            b.relayUdpPorts.addAll(udp);
-            sc.egress(false);
             b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
                     + "no route out");
+        }
+        if (choice instanceof Routes.Egress.Relayed relayed) {
+            List<Integer> tcp = relayed.tcp();
+            List<Integer> udp = relayed.udp();
+            b.relayTcpPorts.addAll(tcp);
+            b.relayUdpPorts.addAll(udp);
             b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (tcp.isEmpty() ? "" : "TCP ports " + tcp)
                     + (tcp.isEmpty() || udp.isEmpty() ? "" : " and ") + (udp.isEmpty() ? "" : "UDP ports " + udp)
                     + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
-            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
-            return Optional.empty();
         }
-        if (r.scope() instanceof Scope.Egress e && !e.grants().isEmpty()) {
-            boolean udp = false;
-            for (var g : e.grants()) {
-                if (g.protocol() == Protocol.UDP) {
-                    udp = true;
-                } else {
-                    for (int p = g.portFrom(); p <= g.portTo(); p++) {
-                        ll.port(p);
-                    }
-                }
-            }
-            ll.handleNet();
-            sc.egress(udp);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
-                    + " (on every destination, as granted)");
-            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (udp ? "; UDP to every destination" : "; no UDP"));
-            return Optional.empty();
-        }
-        if (facts.namespaces()) {
-            b.namespaces.add(Namespace.NET);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
-                    + "no route out");
-        } else {
+        if (choice instanceof Routes.Egress.NoConnect) {
             ll.handleNet();
             b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect denied on every port");
+        }
+        if (choice instanceof Routes.Egress.ByPort byPort) {
+            ((Scope.Egress) r.scope()).grants().stream().filter(g -> g.protocol() == Protocol.TCP)
+                    .forEach(g -> {
+                        for (int p = g.portFrom(); p <= g.portTo(); p++) {
+                            ll.port(p);
+                        }
+                    });
+            ll.handleNet();
+            sc.egress(byPort.udp());
+            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
+                    + " (on every destination, as granted)");
+            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (byPort.udp() ? "; UDP to every destination"
+                    : "; no UDP"));
+            return Optional.empty();
         }
         sc.egress(false);
         b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);

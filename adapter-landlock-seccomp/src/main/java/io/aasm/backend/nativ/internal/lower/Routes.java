@@ -98,28 +98,74 @@ public final class Routes {
             + "SCTP, MPTCP, ICMP and every other family, type or protocol fail with EPERM), denies TCP Fast Open and "
             + "io_uring";
 
-    private Route network(Scope scope) {
+    /**
+     * How egress is confined for one scope on this host. Decided here only: {@link #network} describes the
+     * choice and {@link Lowerer} installs it.
+     */
+    public sealed interface Egress {
+        /** A network namespace of the program's own: its loopback only, no route out. */
+        record OwnLoopback() implements Egress {
+        }
+
+        /** A network namespace whose loopback ports are relayed to the host's loopback, port by port. */
+        record Relayed(List<Integer> tcp, List<Integer> udp) implements Egress {
+        }
+
+        /** Landlock TCP connect by port on every destination; UDP everywhere when granted, else none. */
+        record ByPort(boolean udp) implements Egress {
+        }
+
+        /** No namespaces on this host: Landlock denies TCP connect on every port, UDP is denied. */
+        record NoConnect() implements Egress {
+        }
+
+        record Inexpressible(String reason) implements Egress {
+        }
+    }
+
+    public Egress egress(Scope scope) {
         if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
-            if (facts.namespaces()) {
-                return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
-                        List.of(Need.NAMESPACES, Need.SECCOMP),
-                        List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
+            return facts.namespaces() ? new Egress.OwnLoopback() : new Egress.NoConnect();
+        }
+        if (!(scope instanceof Scope.Egress egress)) {
+            return new Egress.Inexpressible("scope " + scope.token() + " does not apply to network egress");
+        }
+        if (EgressCoverage.loopbackOnly(egress.grants()) && facts.namespaces()) {
+            Optional<List<Integer>> tcp = EgressCoverage.relayPorts(egress.grants(), Protocol.TCP);
+            Optional<List<Integer>> udp = EgressCoverage.relayPorts(egress.grants(), Protocol.UDP);
+            if (tcp.isEmpty() || udp.isEmpty()) {
+                return new Egress.Inexpressible("loopback grants are relayed port by port out of a network namespace, "
+                        + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535); list the ports "
+                        + "the program needs, or set network.egress posture: optional to run without this guarantee");
             }
+            return new Egress.Relayed(tcp.get(), udp.get());
+        }
+        Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
+        if (inexact.isPresent()) {
+            return new Egress.Inexpressible(inexact.get());
+        }
+        return new Egress.ByPort(egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP));
+    }
+
+    private Route network(Scope scope) {
+        Egress choice = egress(scope);
+        if (choice instanceof Egress.OwnLoopback) {
+            return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
+                    List.of(Need.NAMESPACES, Need.SECCOMP),
+                    List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
+        }
+        if (choice instanceof Egress.NoConnect) {
             return new Route.Supported("landlock TCP connect denied on every port + " + SOCKETS + " (no UDP)",
                     List.of(Need.LANDLOCK_NET, Need.SECCOMP),
                     List.of("UDP is denied altogether without a network namespace of the program's own"));
         }
-        if (!(scope instanceof Scope.Egress egress)) {
-            return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
+        if (choice instanceof Egress.Inexpressible i) {
+            return new Route.Unsupported(i.reason());
         }
-        if (EgressCoverage.loopbackOnly(egress.grants()) && facts.namespaces()) {
-            return relay(egress);
+        if (choice instanceof Egress.Relayed) {
+            return relay();
         }
-        Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
-        if (inexact.isPresent()) {
-            return new Route.Unsupported(inexact.get());
-        }
-        boolean udp = egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP);
+        boolean udp = ((Egress.ByPort) choice).udp();
         List<String> lim = new ArrayList<>(List.of(
                 "a TCP port grant covers every destination (0.0.0.0/0 and ::/0): Landlock matches ports, not hosts",
                 "listening (bind) is not restricted"));
@@ -131,14 +177,7 @@ public final class Routes {
     }
 
     /** Loopback ports only: a new network namespace whose loopback ports are relayed to the host's. */
-    private Route relay(Scope.Egress egress) {
-        Optional<List<Integer>> tcp = EgressCoverage.relayPorts(egress.grants(), Protocol.TCP);
-        Optional<List<Integer>> udp = EgressCoverage.relayPorts(egress.grants(), Protocol.UDP);
-        if (tcp.isEmpty() || udp.isEmpty()) {
-            return new Route.Unsupported("loopback grants are relayed port by port out of a network namespace, "
-                    + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535); list the ports the "
-                    + "program needs, or set network.egress posture: optional to run without this guarantee");
-        }
+    private static Route relay() {
         return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + a relay outside it "
                 + "carrying 127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted TCP and UDP "
                 + "ports + " + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(

@@ -19,10 +19,6 @@ public final class LaunchEvidence {
     private LaunchEvidence() {
     }
 
-    public static ExitDisposition.NotStarted notStarted(StartOutcome why) {
-        return Launch.notStarted(why);
-    }
-
     public static List<EvidenceRecord> records(Launch launch) {
         List<EvidenceRecord> out = new ArrayList<>();
         launch.plan().installed().forEach((d, steps) -> out.add(new EvidenceRecord(EvidenceKind.CONFIGURED,

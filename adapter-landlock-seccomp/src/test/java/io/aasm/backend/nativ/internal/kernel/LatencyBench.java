@@ -3,7 +3,7 @@ package io.aasm.backend.nativ.internal.kernel;
 import io.aasm.backend.nativ.internal.NativeBackend;
 import io.aasm.backend.nativ.internal.NativeSettings;
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.Stdio;
@@ -53,10 +53,10 @@ public final class LatencyBench {
         long[] setup = new long[n];
         for (int i = 0; i < n; i++) {
             long t0 = System.nanoTime();
-            ExecutionHandle handle = h.start(spec);
-            h.backend.waitFor(handle);
+            Execution handle = h.start(spec);
+            handle.await();
             confined[i] = System.nanoTime() - t0;
-            setup[i] = h.backend.evidence(handle).records().stream().filter(r -> r.kind() == EvidenceKind.INSTALLED)
+            setup[i] = handle.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.INSTALLED)
                     .map(r -> r.detail().replaceAll(".*setup (\\d+) us.*", "$1")).filter(s -> s.matches("\\d+"))
                     .mapToLong(Long::parseLong).findFirst().orElse(-1);
             long t1 = System.nanoTime();

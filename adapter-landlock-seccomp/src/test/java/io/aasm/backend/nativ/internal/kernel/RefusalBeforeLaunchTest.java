@@ -43,7 +43,7 @@ class RefusalBeforeLaunchTest {
     }
 
     private static CapabilityReport report(NativeBackend b, ExecutionSpec spec, CapabilityDomain d) {
-        BackendCapabilities caps = b.capabilitiesFor(spec);
+        BackendCapabilities caps = b.plan(spec).capabilities();
         return caps.reportFor(d).orElseThrow();
     }
 
@@ -95,8 +95,8 @@ class RefusalBeforeLaunchTest {
         Path out = Files.createDirectories(tmp.resolve("out"));
         var handle = h.start(Harness.grandchild("/bin/sh", "echo hi > " + out.resolve("f"), tmp, Map.of(),
                 List.of(read(), write(out.toString()))));
-        h.backend.waitFor(handle);
-        EnforcementEvidence ev = h.backend.evidence(handle);
+        handle.await();
+        EnforcementEvidence ev = handle.evidence();
         assertTrue(ev.records().stream().noneMatch(r -> r.kind() == EvidenceKind.DECISION));
         for (CapabilityDomain d : List.of(CapabilityDomain.FILESYSTEM_READ, CapabilityDomain.FILESYSTEM_WRITE)) {
             assertTrue(ev.records().stream().anyMatch(r -> r.kind() == EvidenceKind.CONFIGURED && r.domain().equals(

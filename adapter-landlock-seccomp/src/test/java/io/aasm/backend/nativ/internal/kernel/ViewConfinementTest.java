@@ -93,7 +93,7 @@ class ViewConfinementTest {
                 Thread.sleep(25);
             }
             Files.writeString(secret.resolve(name), "x");
-            h.backend.waitFor(handle);
+            handle.await();
             String result = Files.exists(seen) ? Files.readString(seen) : "";
             if (granted) {
                 assertEquals(name, result, "control: a granted folder can be watched (" + Files.readString(ready) + ")");
@@ -151,9 +151,9 @@ class ViewConfinementTest {
     void theProgramHoldsNoCapabilityAndTheReportSaysSoFromItsOwnStatus() throws Exception {
         var handle = h.start(Harness.grandchild("/bin/sh", "mknod " + out.resolve("nul") + " c 1 3", tmp, Map.of(),
                 List.of(read(), write(out.toString()))));
-        h.backend.waitFor(handle);
+        handle.await();
         assertFalse(Files.exists(out.resolve("nul")), "mknod needs CAP_MKNOD, which the program never holds");
-        var authority = h.backend.authority(handle).orElseThrow();
+        var authority = handle.authority().orElseThrow();
         assertTrue(authority.measured(), authority.toString());
         assertTrue(authority.clean(), authority.toString());
         assertTrue(authority.seccomp().startsWith("filter"), authority.toString());

@@ -1,0 +1,62 @@
+package io.aasm.backend.nativ.internal.runtime;
+
+import io.aasm.backend.nativ.internal.host.LibC;
+import io.aasm.ports.backend.Execution;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.report.ProcessAuthority;
+import java.util.Optional;
+
+/** A started launch: its launcher process supervises the tree; everything here asks the {@link Launch}. */
+public final class NativeExecution implements Execution {
+    public static final String BACKEND_ID = "aasm-native";
+    private static final int SIGWINCH = 28;
+
+    private final Launch launch;
+
+    NativeExecution(Launch launch) {
+        this.launch = launch;
+    }
+
+    @Override
+    public ExitDisposition await() {
+        return launch.waitFor();
+    }
+
+    @Override
+    public boolean terminate(TerminationRequest request) {
+        if (launch.disposition().isPresent()) {
+            return false;
+        }
+        launch.terminate(request == TerminationRequest.GRACEFUL);
+        return true;
+    }
+
+    /** SIGWINCH goes to the launcher, which copies the caller's window size to the program's terminal. */
+    @Override
+    public boolean signal(int signal) {
+        if (launch.disposition().isPresent() || signal != SIGWINCH) {
+            return false;
+        }
+        return launch.process().map(p -> LibC.INSTANCE.kill((int) p.pid(), signal) == 0).orElse(false);
+    }
+
+    @Override
+    public EnforcementEvidence evidence() {
+        return new EnforcementEvidence(BACKEND_ID, LaunchEvidence.records(launch));
+    }
+
+    /** The inventory the launcher's program child reported just before exec. */
+    @Override
+    public Optional<DescriptorInventory> descriptors() {
+        return launch.process().flatMap(p -> p.descriptors());
+    }
+
+    /** What the program held right after its execve, read by the launcher's init from its /proc status. */
+    @Override
+    public Optional<ProcessAuthority> authority() {
+        return launch.process().flatMap(p -> p.authority());
+    }
+}
