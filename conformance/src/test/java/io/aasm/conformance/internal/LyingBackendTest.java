@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** A backend that claims prevention and enforces nothing fails the suite, cell by cell. */
 class LyingBackendTest {
     static final Set<String> SAMPLE = Set.of("fs-read-absolute", "fs-write-rename-in", "net-tcp-unlisted-loopback-port",
-            "ipc-sysv-shared-memory", "cred-supervisor-environ", "proc-setsid-daemon", "res-file-size-ceiling");
+            "ipc-sysv-shared-memory", "cred-outside-process-environ", "proc-setsid-daemon", "res-file-size-ceiling");
 
     @Test
     void everyClaimOfALyingBackendIsCaught() throws Exception {
