@@ -8,6 +8,7 @@ import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.kernel.IsolationKernel;
@@ -68,7 +69,9 @@ final class Launcher {
             try {
                 session = kernel.launch(decision);
             } catch (LaunchException e) {
-                return new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
+                // the backend declined to install the boundary as planned: a refusal before launch, like a decided one
+                return e.kind() == LaunchFailureKind.BOUNDARY_REFUSED ? new Trial.Refused(e.getMessage())
+                        : new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
             }
             Optional<ExitDisposition> ended = awaitGuarded(session);
             if (ended.isEmpty()) {
@@ -77,7 +80,8 @@ final class Launcher {
             }
             ExitDisposition exit = ended.get();
             if (exit instanceof ExitDisposition.NotStarted ns) {
-                return new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
+                return ns.kind() == LaunchFailureKind.BOUNDARY_REFUSED ? new Trial.Refused(ns.detail())
+                        : new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
             }
             IsolationReport post = session.postRunReport();
             Effect effect = staged.effect().observe();
