@@ -57,12 +57,6 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
                 stdio, a);
     }
 
-    /** The same staging with one more cleanup chore, run after the existing ones. */
-    public Staged alsoCleaning(Chore more) {
-        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup.andThen(more),
-                denialSignature, stdio, audit);
-    }
-
     /** Observes the effect after the launch ended and its tree was torn down. */
     @FunctionalInterface
     public interface Observation {

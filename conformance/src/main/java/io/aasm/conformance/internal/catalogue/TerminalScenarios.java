@@ -41,8 +41,9 @@ final class TerminalScenarios {
     }
 
     /**
-     * TIOCSTI pushes a command line into the terminal's input queue; the caller's interactive shell, run
-     * on the terminal after the launch, executes it (outside every boundary).
+     * TIOCSTI pushes a command line into the terminal's input queue (on stdin, else on the caller's terminal
+     * reopened by its path); the caller's interactive shell, run on the terminal after the launch, executes
+     * it (outside every boundary).
      */
     private static Scenario injection() {
         String name = "surr-terminal-tiocsti-injection";
@@ -69,7 +70,7 @@ final class TerminalScenarios {
                                 : Effect.absent("the caller's shell ran nothing injected (" + injected + " absent)");
                     };
                     Staged s = new Staged(b.policy(name).section(IPC).text(), b.policy(name).text(), REMOVED,
-                            b.actor() + " tiocsti 'echo " + marker + " > " + injected + "'", effect,
+                            b.actor() + " tiocsti 'echo " + marker + " > " + injected + "' " + t[0].slave(), effect,
                             () -> {
                                 b.clearOut();
                                 Files.deleteIfExists(injected);
