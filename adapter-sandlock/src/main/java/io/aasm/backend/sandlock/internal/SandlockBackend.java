@@ -7,8 +7,12 @@ import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
-import io.aasm.backend.sandlock.internal.supervise.SupervisedRun;
-import io.aasm.backend.sandlock.internal.supervise.Trackers;
+import io.aasm.backend.sandlock.internal.guard.GuardBinary;
+import io.aasm.backend.sandlock.internal.probe.ProbeResults;
+import io.aasm.backend.sandlock.internal.supervise.Cgroups;
+import io.aasm.backend.sandlock.internal.supervise.Runs;
+import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
+import io.aasm.backend.sandlock.internal.supervise.TreeTeardown;
 import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.BackendIdentity;
 import io.aasm.ports.backend.ExecutionHandle;
@@ -23,12 +27,11 @@ import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.evidence.ClaimTerm;
+import io.aasm.ports.capability.PrerequisiteStatus;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.evidence.EvidenceKind;
-import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.report.DescriptorInventory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +50,8 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The external sandlock backend: discovers and verifies the executable, lowers requirements to its
- * flags, and supervises each run, owning the teardown of the whole tree.
+ * flags (and unstated domains to the flags that leave them open), and runs each launch under a guard
+ * process that holds the lifeline, sandlock's status descriptor and the teardown of the whole tree.
  */
 @Component(service = IsolationBackend.class, configurationPid = "io.aasm.backend.sandlock")
 @Designate(ocd = SandlockConfig.class)
@@ -60,11 +64,11 @@ public final class SandlockBackend implements IsolationBackend {
     private final Launches launches = new Launches(lowerer);
     private final ScheduledExecutorService timers;
     private final HostState host;
-    private final Trackers trackers;
+    private final Runs runs;
     private final Map<String, Launches.Prepared> prepared = new ConcurrentHashMap<>();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
 
-    private record Running(Launches.Prepared prepared, SupervisedRun run) {
+    private record Running(Launches.Prepared prepared, SandlockRun run) {
     }
 
     @Activate
@@ -80,15 +84,35 @@ public final class SandlockBackend implements IsolationBackend {
             t.setDaemon(true);
             return t;
         });
-        this.trackers = new Trackers(settings.sysRoot(), settings.procRoot());
+        Optional<GuardBinary> guard;
+        String missing = "";
+        try {
+            guard = Optional.of(GuardBinary.embedded(settings.guardCacheDir()));
+        } catch (IOException e) {
+            guard = Optional.empty();
+            missing = "the sandlock backend's guard is missing from this bundle: " + e.getMessage();
+        }
+        Cgroups cgroups = new Cgroups(settings.sysRoot(), settings.procRoot());
+        // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
+        cgroups.reclaim();
+        this.runs = new Runs(guard, missing, cgroups, timers, settings.terminateGraceMillis());
+        Optional<GuardBinary> g = guard;
+        java.util.function.Supplier<Optional<Path>> actor = () -> {
+            try {
+                return g.isPresent() ? Optional.of(g.get().verified()) : Optional.empty();
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        };
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
-        this.host = new HostState(settings, manifest, discovery, trackers, timers);
+        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()), actor,
+                guard.map(GuardBinary::sha256).orElse("none"));
     }
 
     @Deactivate
     void deactivate() {
-        running.values().forEach(r -> r.run().terminate(TerminationRequest.IMMEDIATE));
+        running.values().forEach(r -> r.run().abandon());
         timers.shutdownNow();
     }
 
@@ -152,25 +176,23 @@ public final class SandlockBackend implements IsolationBackend {
         }
         ExecutionSpec spec = p.plan().spec();
         OptionalLong deadline = p.wallClockSeconds().isPresent()
-                ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000 + settings.deadlineGraceMillis())
-                : OptionalLong.empty();
+                ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000) : OptionalLong.empty();
         try {
-            SupervisedRun run = SupervisedRun.start(new SupervisedRun.Launch(p.command().argv(), spec.environment(),
-                    Path.of(spec.workingDirectory()), deadline, null), trackers.create(spec.environment().keySet()),
-                    timers, settings.terminateGraceMillis());
+            SandlockRun run = runs.start(p.command().argv(), spec.environment(), Path.of(spec.workingDirectory()),
+                    p.stdio(), deadline);
             String token = UUID.randomUUID().toString();
             forgetOldRuns();
             running.put(token, new Running(p, run));
             return new ExecutionHandle("sandlock", token);
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
-                    + p.sandlock().executable() + ": " + e.getMessage(), e);
+                    + p.sandlock().executable() + " under its guard: " + e.getMessage(), e);
         }
     }
 
     @Override
     public ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException {
-        return runOf(handle).run().waitFor().disposition();
+        return runOf(handle).run().waitFor().mapped().disposition();
     }
 
     @Override
@@ -181,23 +203,38 @@ public final class SandlockBackend implements IsolationBackend {
     @Override
     public EnforcementEvidence evidence(ExecutionHandle handle) {
         Running r = runOf(handle);
-        List<EvidenceRecord> records = new ArrayList<>(r.prepared().setup());
-        if (r.run().finished()) {
-            try {
-                SupervisedRun.Ended e = r.run().waitFor();
-                records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.UNMEASURED,
-                        "sandlock ran the program; shell status " + e.disposition().shellStatus() + "; teardown"
-                                + " signalled " + e.descendantsKilled() + " leftover process(es) ("
-                                + host.teardown().describe() + ")"));
-                if (e.deadlineReached()) {
-                    records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.of(CapabilityDomain.RESOURCE),
-                            ClaimTerm.OBSERVED, "wall-clock deadline reached; aasm killed the whole tree"));
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
+        return new EnforcementEvidence("sandlock", RunEvidence.of(r.prepared(), r.run(), host.teardown().describe()));
+    }
+
+    /**
+     * aasm starts sandlock itself and knows what it hands over: stdio, plus the status descriptor 3,
+     * which sandlock closes before it runs the program (observed by the descriptor probe). Unobserved,
+     * that descriptor is a residual and the launch cannot be least-authority.
+     */
+    @Override
+    public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
+        return Optional.of(new DescriptorInventory(true, List.of(0, 1, 2), List.of(), statusResidual()));
+    }
+
+    /** The guard's inventory of what it inherited and sealed, plus the status descriptor's verdict. */
+    @Override
+    public Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
+        Running r = running.get(handle.token());
+        if (r == null) {
+            return Optional.empty();
         }
-        return new EnforcementEvidence("sandlock", records);
+        return r.run().report().inventory().map(inv -> {
+            List<String> residual = new ArrayList<>(inv.residual());
+            residual.addAll(statusResidual());
+            return new DescriptorInventory(inv.complete(), inv.kept(), inv.sealed(), residual);
+        });
+    }
+
+    private List<String> statusResidual() {
+        PrerequisiteStatus seal = host.probes(false).map(p -> p.status(ProbeResults.DESCRIPTORS))
+                .orElse(new PrerequisiteStatus.Unchecked("no probes"));
+        return seal instanceof PrerequisiteStatus.Satisfied ? List.of()
+                : List.of("3/sandlock status descriptor not observed closed before the program (" + seal.token() + ")");
     }
 
     /** A resident process launches many times; keep evidence of finished runs only for the latest ones. */

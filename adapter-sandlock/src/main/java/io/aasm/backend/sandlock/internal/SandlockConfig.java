@@ -22,7 +22,4 @@ public @interface SandlockConfig {
 
     @AttributeDefinition(description = "Milliseconds between SIGTERM and SIGKILL for a graceful termination")
     long terminate_grace_millis() default 3000;
-
-    @AttributeDefinition(description = "Milliseconds after sandlock's own --timeout before aasm kills the tree")
-    long deadline_grace_millis() default 1000;
 }
