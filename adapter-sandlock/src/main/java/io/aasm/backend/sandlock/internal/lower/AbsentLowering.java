@@ -35,6 +35,8 @@ public final class AbsentLowering {
     static final String HOSTS = "sandlock always serves a synthetic /etc/hosts (localhost only) and a virtual host"
             + " name (the sandbox name): names from the host's /etc/hosts other than localhost do not resolve; DNS"
             + " through the host's resolver works wherever egress allows it";
+    static final String OTHERS = "other processes' /proc/<pid>/environ, mem and fd entries stay unreadable: every"
+            + " sandlock launch is a Landlock domain, which denies ptrace-mode access to processes outside it";
     static final String BLOCKLIST = "sandlock's default syscall blocklist still applies and cannot be lifted (mount,"
             + " umount2, pivot_root, unshare, setns, ptrace, process_vm_readv/writev, bpf, perf_event_open, io_uring_*,"
             + " keyctl, add_key, request_key, personality, kexec_*, init_module, ...): each fails with EPERM";
@@ -72,7 +74,7 @@ public final class AbsentLowering {
                     + "--disable=abstract-unix-socket-scope, --extra-allow-syscall=sysv_ipc (signals,"
                     + " abstract unix sockets and System V IPC beyond the sandbox left open)"), List.of());
             case CREDENTIAL -> new Absent(d, List.of(), List.of("no flag (the environment starts empty)"),
-                    List.of());
+                    List.of(OTHERS));
             case RESOURCE -> new Absent(d, List.of(), List.of("no flag (sandlock sets no memory, open-file"
                     + " or time ceiling by default)"), List.of());
         };
