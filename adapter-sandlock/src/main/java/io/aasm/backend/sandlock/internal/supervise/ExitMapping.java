@@ -36,6 +36,10 @@ public final class ExitMapping {
             return new Mapped(new ExitDisposition.Signalled(9), "the wall-clock ceiling fired: the guard killed the"
                     + " whole tree with SIGKILL");
         }
+        if (r.end().isEmpty() && r.sandlockPid().isEmpty()) {
+            return new Mapped(new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR, "the guard ended (status "
+                    + r.guardExit() + ") before it started sandlock"), "guard ended before starting sandlock");
+        }
         if (r.end().isEmpty()) {
             // The guard died without reporting (killed): its death killed sandlock (parent-death signal).
             int st = r.guardExit();

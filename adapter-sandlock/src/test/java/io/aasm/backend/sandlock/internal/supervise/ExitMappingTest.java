@@ -64,6 +64,9 @@ class ExitMappingTest {
                 ExitMapping.Requested.NONE);
         assertEquals(new ExitDisposition.Signalled(9), lost.disposition());
         assertTrue(lost.account().contains("without a report"));
+        ExitDisposition.NotStarted never = assertInstanceOf(ExitDisposition.NotStarted.class, ExitMapping.map(
+                GuardReportParsing.of(121), ExitMapping.Requested.NONE).disposition());
+        assertTrue(never.detail().contains("before it started sandlock"));
     }
 
     @Test
