@@ -2,7 +2,7 @@
  * aasm-sandlock-guard: the single-threaded parent of one `sandlock run`, between the JVM and sandlock.
  * See GUARD.md next to this file for the protocol. In short:
  *
- *   aasm-sandlock-guard unix:<socket> [cgroup:<dir>] -- <sandlock argv...>
+ *   aasm-sandlock-guard unix:<socket> [cgroup:<dir>] [state:<dir>] -- <sandlock argv...>
  *
  * It connects to the supervisor's socket (the lifeline), takes the inventory of the descriptors it
  * inherited, becomes a child sub-reaper, forks sandlock (placed into <dir>/cgroup.procs before exec, with
@@ -40,6 +40,7 @@ static int chan = -1;             /* the supervisor's socket: commands in, statu
 static pid_t guard_pid;
 static pid_t sandlock_pid = -1;
 static const char *cgroup_dir;    /* NULL: the process tree alone (sub-reaper) */
+static const char *state_dir;     /* sandlock's own per-sandbox directory, removed once the tree is gone */
 
 static void say(const char *fmt, ...) {
     char line[4200];
@@ -181,6 +182,19 @@ static void term_tree(void) {
     for (int i = 0; i < n; i++) {
         if (tree[i] != sandlock_pid) kill(tree[i], SIGTERM);
     }
+}
+
+/* A SIGKILLed sandlock leaves its state directory (pid file, control socket): remove it, files only. */
+static void remove_state(void) {
+    if (!state_dir) return;
+    DIR *d = opendir(state_dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+    rmdir(state_dir);
 }
 
 /* ---- descriptors ----------------------------------------------------------------------------- */
@@ -347,6 +361,7 @@ int main(int argc, char **argv) {
     if (i >= argc) return EXIT_REFUSED;
     const char *channel = argv[i++];
     if (i < argc && strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i++] + 7;
+    if (i < argc && strncmp(argv[i], "state:", 6) == 0) state_dir = argv[i++] + 6;
     if (i >= argc || strcmp(argv[i], "--") != 0 || i + 1 >= argc || argv[i + 1][0] != '/') return EXIT_REFUSED;
     char **sandlock_argv = argv + i + 1;
 
@@ -396,6 +411,7 @@ int main(int argc, char **argv) {
         why[r] = 0;
         close(error_pipe[0]);
         kill_tree();
+        remove_state();
         say("refused:%s:%d", why, err);
         return EXIT_REFUSED;
     }
@@ -438,6 +454,7 @@ int main(int argc, char **argv) {
     }
     if (!lifeline) {
         kill_tree();
+        remove_state();
         if (cgroup_dir) rmdir(cgroup_dir); /* nothing of the launch is left behind, the group included */
         return EXIT_LIFELINE;
     }
@@ -450,9 +467,10 @@ int main(int argc, char **argv) {
     status[status_len] = 0;
     /* Sandlock 0.8.6 leaves background descendants running when it exits (upstream #251): sweep them. */
     int swept = kill_tree();
-    if (cgroup_dir && rmdir(cgroup_dir) == 0) say("cgroup-removed");
+    remove_state();
     for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) say("status:%s", line);
     say("swept:%d", swept);
+    if (cgroup_dir && rmdir(cgroup_dir) == 0) say("cgroup-removed");
     if (WIFSIGNALED(sandlock_status)) {
         say("exit:signal:%d", WTERMSIG(sandlock_status));
         return 128 + WTERMSIG(sandlock_status);

@@ -24,20 +24,15 @@ final class HostState {
     private final ProbeCache cache;
     private final Runs runs;
     private final CapabilityCatalog.Teardown teardown;
-    private final java.util.function.Supplier<Optional<Path>> actor;
-    private final String guardDigest;
     private Object discoveryKey;
     private Discovered discovered;
     private ProbeResults probes;
 
-    HostState(Settings s, Discovery discovery, Runs runs, CapabilityCatalog.Teardown teardown,
-              java.util.function.Supplier<Optional<Path>> actor, String guardDigest) {
+    HostState(Settings s, Discovery discovery, Runs runs, CapabilityCatalog.Teardown teardown) {
         this.discovery = discovery;
         this.cache = new ProbeCache(s.probeCacheDir(), s.procRoot());
         this.runs = runs;
         this.teardown = teardown;
-        this.actor = actor;
-        this.guardDigest = guardDigest;
     }
 
     synchronized Discovered discovered() {
@@ -71,10 +66,10 @@ final class HostState {
         }
         if (refresh || probes == null) {
             // The probe set and the guard are part of the key: a new probe or guard never reads stale results.
-            String key = cache.key(f.sha256() + "|" + guardDigest + "|" + String.join(",", ProbeRunner.ALL));
+            String key = cache.key(f.sha256() + "|" + runs.guardDigest() + "|" + String.join(",", ProbeRunner.ALL));
             Optional<ProbeResults> cached = refresh ? Optional.empty() : cache.load(key);
             probes = cached.orElseGet(() -> {
-                ProbeResults fresh = new ProbeRunner(f.executable(), runs, actor.get()).runAll();
+                ProbeResults fresh = new ProbeRunner(f.executable(), runs, runs.actor()).runAll();
                 cache.store(key, fresh);
                 return fresh;
             });

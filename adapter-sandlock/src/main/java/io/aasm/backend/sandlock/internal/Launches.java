@@ -33,7 +33,7 @@ final class Launches {
     /** A fully prepared launch: the argv, the program's stdio, the wall clock, and setup evidence. */
     record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
                     OptionalLong wallClockSeconds, Runs.Stdio stdio, List<EvidenceRecord> setup,
-                    List<CapabilityDomain> installed) {
+                    List<CapabilityDomain> installed, Optional<String> sandboxName) {
         Prepared {
             setup = List.copyOf(setup);
             installed = List.copyOf(installed);
@@ -41,9 +41,11 @@ final class Launches {
     }
 
     private final RequirementLowerer lowerer;
+    private final java.util.function.Supplier<Optional<String>> names;
 
-    Launches(RequirementLowerer lowerer) {
+    Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names) {
         this.lowerer = lowerer;
+        this.names = names;
     }
 
     Prepared prepare(EnforcementPlan plan, Discovered discovered) throws LaunchException {
@@ -92,11 +94,12 @@ final class Launches {
                     "not stated; sandlock was told: " + String.join("; ", a.steps()) + (a.residual().isEmpty() ? ""
                             : "; still restricted by sandlock: " + String.join("; ", a.residual()))));
         }
-        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered);
+        Optional<String> name = names.get();
+        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name);
         setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
                 "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
                         + "); options: " + String.join(" ", cmd.options())));
-        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed);
+        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name);
     }
 
     /**

@@ -33,6 +33,7 @@ final class RunEvidence {
                 + "; sandlock's status descriptor 3 is the only one added")));
         out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.empty(), ClaimTerm.OBSERVED, "guard pid "
                 + run.guardPid() + run.cgroup().map(c -> ", cgroup " + c).orElse(", no cgroup")
+                + p.sandboxName().map(n -> ", sandbox " + n).orElse(", no sandbox name")
                 + now.sandlockPid().stream().mapToObj(pid -> ", sandlock pid " + pid).findFirst().orElse("")));
         if (!run.finished()) {
             return out;

@@ -7,9 +7,10 @@ import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
-import io.aasm.backend.sandlock.internal.guard.GuardBinary;
-import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.backend.sandlock.internal.supervise.Cgroups;
+import io.aasm.backend.sandlock.internal.supervise.LaunchIds;
+import io.aasm.backend.sandlock.internal.supervise.ProcessTable;
+import io.aasm.backend.sandlock.internal.supervise.SandlockState;
 import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
 import io.aasm.backend.sandlock.internal.supervise.TreeTeardown;
@@ -26,8 +27,6 @@ import io.aasm.ports.backend.Provenance;
 import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.capability.PrerequisiteStatus;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
@@ -61,7 +60,7 @@ public final class SandlockBackend implements IsolationBackend {
     private final Settings settings;
     private final BackendManifest manifest;
     private final RequirementLowerer lowerer = new RequirementLowerer();
-    private final Launches launches = new Launches(lowerer);
+    private final Launches launches;
     private final ScheduledExecutorService timers;
     private final HostState host;
     private final Runs runs;
@@ -84,30 +83,16 @@ public final class SandlockBackend implements IsolationBackend {
             t.setDaemon(true);
             return t;
         });
-        Optional<GuardBinary> guard;
-        String missing = "";
-        try {
-            guard = Optional.of(GuardBinary.embedded(settings.guardCacheDir()));
-        } catch (IOException e) {
-            guard = Optional.empty();
-            missing = "the sandlock backend's guard is missing from this bundle: " + e.getMessage();
-        }
-        Cgroups cgroups = new Cgroups(settings.sysRoot(), settings.procRoot());
+        LaunchIds ids = new LaunchIds(new ProcessTable(settings.procRoot()));
+        this.runs = Runs.embedded(settings.guardCacheDir(), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
+                settings.procRoot(), ids), new SandlockState(settings.shmRoot(), ids)), timers,
+                settings.terminateGraceMillis());
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
-        cgroups.reclaim();
-        this.runs = new Runs(guard, missing, cgroups, timers, settings.terminateGraceMillis());
-        Optional<GuardBinary> g = guard;
-        java.util.function.Supplier<Optional<Path>> actor = () -> {
-            try {
-                return g.isPresent() ? Optional.of(g.get().verified()) : Optional.empty();
-            } catch (IOException e) {
-                return Optional.empty();
-            }
-        };
+        runs.reclaim();
+        this.launches = new Launches(lowerer, runs::newSandboxName);
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
-        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()), actor,
-                guard.map(GuardBinary::sha256).orElse("none"));
+        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
     }
 
     @Deactivate
@@ -178,8 +163,8 @@ public final class SandlockBackend implements IsolationBackend {
         OptionalLong deadline = p.wallClockSeconds().isPresent()
                 ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000) : OptionalLong.empty();
         try {
-            SandlockRun run = runs.start(p.command().argv(), spec.environment(), Path.of(spec.workingDirectory()),
-                    p.stdio(), deadline);
+            SandlockRun run = runs.start(p.command().argv(), p.sandboxName(), spec.environment(),
+                    Path.of(spec.workingDirectory()), p.stdio(), deadline);
             String token = UUID.randomUUID().toString();
             forgetOldRuns();
             running.put(token, new Running(p, run));
@@ -206,35 +191,18 @@ public final class SandlockBackend implements IsolationBackend {
         return new EnforcementEvidence("sandlock", RunEvidence.of(r.prepared(), r.run(), host.teardown().describe()));
     }
 
-    /**
-     * aasm starts sandlock itself and knows what it hands over: stdio, plus the status descriptor 3,
-     * which sandlock closes before it runs the program (observed by the descriptor probe). Unobserved,
-     * that descriptor is a residual and the launch cannot be least-authority.
-     */
+    /** What aasm hands sandlock (stdio; the status descriptor as a residual until observed closed). */
     @Override
     public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
-        return Optional.of(new DescriptorInventory(true, List.of(0, 1, 2), List.of(), statusResidual()));
+        return Optional.of(Descriptors.planned(host.probes(false)));
     }
 
     /** The guard's inventory of what it inherited and sealed, plus the status descriptor's verdict. */
     @Override
     public Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
         Running r = running.get(handle.token());
-        if (r == null) {
-            return Optional.empty();
-        }
-        return r.run().report().inventory().map(inv -> {
-            List<String> residual = new ArrayList<>(inv.residual());
-            residual.addAll(statusResidual());
-            return new DescriptorInventory(inv.complete(), inv.kept(), inv.sealed(), residual);
-        });
-    }
-
-    private List<String> statusResidual() {
-        PrerequisiteStatus seal = host.probes(false).map(p -> p.status(ProbeResults.DESCRIPTORS))
-                .orElse(new PrerequisiteStatus.Unchecked("no probes"));
-        return seal instanceof PrerequisiteStatus.Satisfied ? List.of()
-                : List.of("3/sandlock status descriptor not observed closed before the program (" + seal.token() + ")");
+        return r == null ? Optional.empty() : r.run().report().inventory().map(inv -> Descriptors.taken(inv,
+                host.probes(false)));
     }
 
     /** A resident process launches many times; keep evidence of finished runs only for the latest ones. */

@@ -63,6 +63,7 @@ final class Fixtures {
     static Settings settings(Map<String, String> env, Path cache, Path sysRoot, boolean requireVerified) {
         Map<String, String> copy = new HashMap<>(env);
         return new Settings(n -> Optional.ofNullable(copy.get(n)), requireVerified, cache, sysRoot, Path.of("/proc"),
+                Path.of("/dev/shm"),
                 2000);
     }
 

@@ -31,7 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
  * argument, so no other process is ever mistaken for one.
  */
 class RealSandlockLifelineTest {
-    private static final Pattern GUARD = Pattern.compile("guard pid (\\d+), (?:cgroup (\\S+)|no cgroup), sandlock pid (\\d+)");
+    private static final Pattern GUARD = Pattern.compile(
+            "guard pid (\\d+), (?:cgroup (\\S+)|no cgroup), sandbox (\\S+), sandlock pid (\\d+)");
+    /** Sandlock 0.8.6 keeps a directory per sandbox here; a killed sandlock leaves it behind. */
+    private static Path stateDir(String name) throws IOException {
+        Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        return Path.of("/dev/shm", "sandlock-" + uid, name);
+    }
 
     @TempDir
     Path dir;
@@ -94,7 +100,9 @@ class RealSandlockLifelineTest {
         Matcher m = startHelper(sysRoot);
         long guard = Long.parseLong(m.group(1));
         Optional<Path> cgroup = Optional.ofNullable(m.group(2)).map(Path::of);
-        long sandlock = Long.parseLong(m.group(3));
+        long sandlock = Long.parseLong(m.group(4));
+        Path state = stateDir(m.group(3));
+        assertTrue(Files.isDirectory(state), "sandlock's state directory while it runs: " + state);
         helper.destroyForcibly().waitFor();
         waitFor(() -> tagged().isEmpty() && !alive(guard) && !alive(sandlock));
         assertEquals(List.of(), tagged(), "survivors of the supervisor's SIGKILL");
@@ -104,16 +112,19 @@ class RealSandlockLifelineTest {
             waitFor(() -> !Files.exists(c));
             assertFalse(Files.exists(c), "the launch's cgroup was left behind: " + c);
         });
+        waitFor(() -> !Files.exists(state));
+        assertFalse(Files.exists(state), "the killed sandlock's state directory was left behind: " + state);
     }
 
     @Test
     void whenTheGuardDiesTooTheNextStartReclaimsTheCgroup() throws Exception {
         Assumptions.assumeTrue(new io.aasm.backend.sandlock.internal.supervise.Cgroups(Path.of("/sys"),
-                Path.of("/proc")).base().isPresent(), "environment cannot host this check: no cgroup v2 directory"
+                Path.of("/proc"), null).base().isPresent(), "environment cannot host this check: no cgroup v2 directory"
                 + " this user may create groups in");
         Matcher m = startHelper(Path.of("/sys"));
         long guard = Long.parseLong(m.group(1));
         Path cgroup = Path.of(m.group(2));
+        Path state = stateDir(m.group(3));
         // The supervisor and its guard die at once (as a killed process group would).
         ProcessHandle.of(guard).ifPresent(ProcessHandle::destroyForcibly);
         helper.destroyForcibly().waitFor();
@@ -122,12 +133,14 @@ class RealSandlockLifelineTest {
         assertFalse(survivors.isEmpty(), "control: with the guard killed too, the setsid daemon must outlive both"
                 + " until the next start");
         assertTrue(Files.exists(cgroup), "control: the group is left behind");
+        assertTrue(Files.exists(state), "control: the killed sandlock's state directory is left behind");
         SandlockBackend next = new SandlockBackend(Fixtures.settings(java.util.Map.of(), dir.resolve("c2"),
                 Path.of("/sys"), false));
         next.deactivate();
         waitFor(() -> tagged().isEmpty() && !Files.exists(cgroup));
         assertEquals(List.of(), tagged(), "survivors after the next start's reclaim");
         assertFalse(Files.exists(cgroup), "the next start did not remove the left-over group");
+        assertFalse(Files.exists(state), "the next start did not remove sandlock's left-over state directory");
     }
 
     private List<ProcessHandle> tagged() {

@@ -63,6 +63,14 @@ class RealSandlockSupervisionTest {
                 Map.of()))));
     }
 
+    /** Sandlock's own per-sandbox directory, named after the sandbox name the evidence records. */
+    private Path stateDirOf(ExecutionHandle h) throws java.io.IOException {
+        String name = backend.evidence(h).records().stream().map(EvidenceRecord::detail)
+                .map(d -> java.util.regex.Pattern.compile("sandbox (aasm-[0-9-]+)").matcher(d))
+                .filter(java.util.regex.Matcher::find).map(m -> m.group(1)).findFirst().orElseThrow();
+        return Path.of("/dev/shm", "sandlock-" + Files.getAttribute(Path.of("/proc/self"), "unix:uid"), name);
+    }
+
     static boolean alive(long pid) {
         return new ProcessTable(Path.of("/proc")).read(pid).filter(p -> p.state() != 'Z').isPresent();
     }
@@ -132,9 +140,13 @@ class RealSandlockSupervisionTest {
         Path ready = dir.resolve("ready");
         ExecutionHandle h = launch("trap '' TERM; echo $$ > " + ready + "; sleep 300; sleep 300");
         pidFrom(ready);
+        Path state = stateDirOf(h);
+        assertTrue(Files.isDirectory(state), "sandlock keeps a state directory while it runs: " + state);
         assertTrue(backend.terminate(h, TerminationRequest.IMMEDIATE));
         assertEquals(new ExitDisposition.Signalled(9), backend.waitFor(h));
         assertFalse(backend.terminate(h, TerminationRequest.IMMEDIATE), "nothing left to deliver to");
+        assertFalse(Files.exists(state), "a killed sandlock's state directory was left behind (it would block a"
+                + " later sandlock that reuses the name)");
     }
 
     @Test

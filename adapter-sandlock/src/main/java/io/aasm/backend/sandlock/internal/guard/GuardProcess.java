@@ -30,7 +30,8 @@ import java.util.concurrent.ExecutionException;
  */
 public final class GuardProcess implements AutoCloseable {
     /** What to start: sandlock's argv (absolute executable first) and the guard's surroundings. */
-    public record Start(Path guard, Optional<Path> cgroup, List<String> sandlockArgv, Map<String, String> environment,
+    public record Start(Path guard, Optional<Path> cgroup, Optional<Path> stateDir, List<String> sandlockArgv,
+                        Map<String, String> environment,
                         Path workingDirectory, ProcessBuilder.Redirect stdin, ProcessBuilder.Redirect stdout,
                         ProcessBuilder.Redirect stderr) {
         public Start {
@@ -60,6 +61,7 @@ public final class GuardProcess implements AutoCloseable {
             server.bind(UnixDomainSocketAddress.of(socket));
             List<String> cmd = new ArrayList<>(List.of(s.guard().toString(), "unix:" + socket));
             s.cgroup().ifPresent(c -> cmd.add("cgroup:" + c));
+            s.stateDir().ifPresent(d -> cmd.add("state:" + d));
             cmd.add("--");
             cmd.addAll(s.sandlockArgv());
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(s.workingDirectory().toFile())

@@ -32,6 +32,12 @@ public final class SandlockCommand {
      * @param lowered the flags of every stated requirement to install (inexpressible ones already left out)
      */
     public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered) {
+        return build(sandlock, spec, lowered, java.util.Optional.empty());
+    }
+
+    /** @param sandboxName the launch's own sandbox name (see SandlockState), when it has one */
+    public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered,
+                              java.util.Optional<String> sandboxName) {
         List<String> all = new ArrayList<>();
         lowered.forEach(f -> all.addAll(f.flags()));
         AbsentLowering.lower(spec.requirements()).forEach(a -> all.addAll(a.flags()));
@@ -55,6 +61,7 @@ public final class SandlockCommand {
             options.add("--clean-env");
         }
         options.add("--cwd=" + spec.workingDirectory());
+        sandboxName.ifPresent(n -> options.add("--name=" + n));
         List<String> opts = List.copyOf(options);
         SandlockFlags.violation(opts).ifPresent(v -> {
             throw new IllegalStateException("refusing to build a sandlock command line: " + v);

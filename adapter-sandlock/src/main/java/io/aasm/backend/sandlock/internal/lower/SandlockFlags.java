@@ -14,7 +14,9 @@ public final class SandlockFlags {
     /** Flags taking a value, always emitted as {@code --flag=value}. */
     public static final Set<String> VALUED = Set.of("--fs-read", "--fs-write", "--net-allow", "--extra-deny-syscall",
             "--max-processes", "--max-memory", "--max-open-files", "--on-error", "--cwd", "--status-fd", "--disable",
-            "--extra-allow-syscall");
+            "--extra-allow-syscall", "--name");
+    /** The sandbox names aasm gives: {@code aasm-<jvm pid>-<jvm start>-<n>} (also sandlock's virtual host name). */
+    public static final String NAME_PATTERN = "aasm-\\d{1,10}-\\d{1,20}-\\d{1,19}";
     /** Switches without a value. */
     public static final Set<String> SWITCHES = Set.of("--clean-env");
 
@@ -72,6 +74,9 @@ public final class SandlockFlags {
             Set<String> allowed = RESTRICTED_VALUES.get(name);
             if (allowed != null && !allowed.contains(t.substring(name.length() + 1))) {
                 return Optional.of("value of '" + t + "' is outside " + allowed);
+            }
+            if (name.equals("--name") && !t.substring(name.length() + 1).matches(NAME_PATTERN)) {
+                return Optional.of("sandbox name in '" + t + "' is not one aasm gives");
             }
         }
         return Optional.empty();

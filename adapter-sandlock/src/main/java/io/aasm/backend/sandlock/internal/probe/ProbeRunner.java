@@ -61,7 +61,7 @@ public final class ProbeRunner {
                 out.put(ProbeResults.CREDENTIAL, credential(work));
                 out.put(ProbeResults.IPC, actor.isPresent() ? new IpcProbe(this, actor.get(), work).run()
                         : new PrerequisiteStatus.Unchecked("no probe actor (guard) on this platform"));
-                out.put(ProbeResults.DESCRIPTORS, descriptors(work));
+                out.put(ProbeResults.DESCRIPTORS, DescriptorProbe.run(this, work));
             } finally {
                 deleteTree(work);
             }
@@ -85,19 +85,22 @@ public final class ProbeRunner {
             argv.add("--clean-env");
         }
         argv.add("--cwd=/");
+        Optional<String> name = runs.newSandboxName();
+        name.ifPresent(n -> argv.add("--name=" + n));
         argv.add("--");
         argv.addAll(script.startsWith("/") ? List.of(script) : List.of("/bin/sh", "-c", script));
-        return runAndRead(argv, env, work);
+        return runAndRead(argv, name, env, work);
     }
 
     /** Output of {@code /bin/sh -c script} run by the guard alone, without sandlock: a control's baseline. */
     String runWithoutSandlock(String script, Path work) throws IOException {
-        return runAndRead(List.of("/bin/sh", "-c", script), Map.of(), work);
+        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work);
     }
 
-    private String runAndRead(List<String> argv, Map<String, String> env, Path work) throws IOException {
+    private String runAndRead(List<String> argv, Optional<String> name, Map<String, String> env, Path work)
+            throws IOException {
         Path out = work.resolve("out-" + UUID.randomUUID());
-        SandlockRun r = runs.start(argv, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000));
+        SandlockRun r = runs.start(argv, name, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000));
         try {
             r.waitFor();
         } catch (InterruptedException e) {
@@ -133,27 +136,6 @@ public final class ProbeRunner {
                         + "'; sandlock did not enforce it on this host")
                 : new PrerequisiteStatus.Satisfied("grandchild produced '" + effect + "' with " + controlFlag
                         + " and not with " + deniedFlag);
-    }
-
-    /**
-     * The guard hands sandlock its status pipe as descriptor 3. Control: a grandchild run by the guard
-     * alone writes to descriptor 3; denial: the same grandchild under sandlock finds it closed.
-     */
-    private PrerequisiteStatus descriptors(Path work) throws IOException {
-        String script = "echo started; sh -c 'echo probe >&3 && echo fd3-open'; true";
-        String control = runWithoutSandlock(script, work);
-        if (!control.contains("fd3-open")) {
-            return inconclusive("the guard's descriptor 3 (no sandlock)", control);
-        }
-        String denied = run(List.of(), script, Map.of(), work);
-        if (!denied.contains("started")) {
-            return new PrerequisiteStatus.Unchecked("the sandlock run did not start; output: " + clip(denied));
-        }
-        return denied.contains("fd3-open")
-                ? new PrerequisiteStatus.Unsatisfied("a grandchild under sandlock wrote to the status descriptor aasm"
-                        + " hands to sandlock")
-                : new PrerequisiteStatus.Satisfied("a grandchild wrote to descriptor 3 when the guard ran it directly"
-                        + " and found it closed under sandlock");
     }
 
     private PrerequisiteStatus fsRead(Path work) throws IOException {

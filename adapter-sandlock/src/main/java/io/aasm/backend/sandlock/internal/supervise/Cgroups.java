@@ -9,32 +9,28 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Per-launch cgroup v2 directories under this JVM's own cgroup (pure file I/O under configurable
- * /sys and /proc roots). A directory is named after its owner — this JVM's pid and start time — so
- * that the next start can tell a group left by a killed predecessor (owner gone) from a live launch
- * of another aasm process (owner alive), and reclaim only the former.
+ * /sys and /proc roots), named {@code aasm-sandlock-<launch id>}: the id names the owning JVM, so the
+ * next start can tell a group left by a killed predecessor (owner gone) from a live launch of another
+ * aasm process (owner alive), and reclaim only the former.
  */
 public final class Cgroups {
     static final String PREFIX = "aasm-sandlock-";
-    private static final Pattern OWNED = Pattern.compile(Pattern.quote(PREFIX) + "(\\d+)-(\\d+)-\\d+");
     /** Groups of earlier adapter versions carry no owner: removed only when empty and clearly stale. */
     private static final Pattern LEGACY = Pattern.compile(Pattern.quote(PREFIX) + "[0-9a-f-]{36}");
     private static final Duration LEGACY_AGE = Duration.ofMinutes(2);
 
     private final Path sysRoot;
-    private final ProcessTable procs;
     private final Path procRoot;
-    private final AtomicLong sequence = new AtomicLong();
+    private final LaunchIds ids;
 
-    public Cgroups(Path sysRoot, Path procRoot) {
+    public Cgroups(Path sysRoot, Path procRoot, LaunchIds ids) {
         this.sysRoot = sysRoot;
         this.procRoot = procRoot;
-        this.procs = new ProcessTable(procRoot);
+        this.ids = ids;
     }
 
     /** Our own cgroup v2 directory (the "0::" line of /proc/self/cgroup), when we may create groups in it. */
@@ -59,15 +55,13 @@ public final class Cgroups {
         return Optional.empty();
     }
 
-    /** A new, empty group owned by this JVM, or empty when none can be created here. */
-    public Optional<Path> create() {
+    /** A new, empty group for the launch {@code id}, or empty when none can be created here. */
+    public Optional<Path> create(String id) {
         Optional<Path> base = base();
-        Optional<ProcessTable.Proc> me = procs.read(ProcessHandle.current().pid());
-        if (base.isEmpty() || me.isEmpty()) {
+        if (base.isEmpty()) {
             return Optional.empty();
         }
-        Path dir = base.get().resolve(PREFIX + me.get().pid() + "-" + me.get().startTime() + "-"
-                + sequence.incrementAndGet());
+        Path dir = base.get().resolve(PREFIX + id);
         try {
             Files.createDirectory(dir);
             if (Files.isWritable(dir.resolve("cgroup.procs"))) {
@@ -93,8 +87,7 @@ public final class Cgroups {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(base.get(), PREFIX + "*")) {
             for (Path dir : ds) {
                 String name = dir.getFileName().toString();
-                Matcher m = OWNED.matcher(name);
-                if (m.matches() && !ownerAlive(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
+                if (ids.ownerGone(name, PREFIX)) {
                     removed += empty(dir) ? 1 : 0;
                 } else if (LEGACY.matcher(name).matches() && stale(dir) && !populated(dir)) {
                     removed += remove(dir) ? 1 : 0;
@@ -104,10 +97,6 @@ public final class Cgroups {
             // An unreadable base reclaims nothing; the next start tries again.
         }
         return removed;
-    }
-
-    private boolean ownerAlive(long pid, long startTime) {
-        return procs.read(pid).filter(p -> p.startTime() == startTime && p.state() != 'Z').isPresent();
     }
 
     private static boolean stale(Path dir) {

@@ -29,19 +29,59 @@ public final class Runs {
         }
     }
 
+    /** Where launches leave traces a killed predecessor may have left: its cgroups, sandlock's state dirs. */
+    public record Places(LaunchIds ids, Cgroups cgroups, SandlockState state) {
+    }
+
     private final Optional<GuardBinary> guard;
     private final String guardMissing;
-    private final Cgroups cgroups;
+    private final Places places;
     private final ScheduledExecutorService timers;
     private final long graceMillis;
 
-    public Runs(Optional<GuardBinary> guard, String guardMissing, Cgroups cgroups, ScheduledExecutorService timers,
+    public Runs(Optional<GuardBinary> guard, String guardMissing, Places places, ScheduledExecutorService timers,
                 long graceMillis) {
         this.guard = guard;
         this.guardMissing = guardMissing;
-        this.cgroups = cgroups;
+        this.places = places;
         this.timers = timers;
         this.graceMillis = graceMillis;
+    }
+
+    /** Runs under the guard this bundle carries (none, with the reason, on a platform it was not built for). */
+    public static Runs embedded(Path guardCacheDir, Places places, ScheduledExecutorService timers,
+                                long graceMillis) {
+        try {
+            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir)), "", places, timers, graceMillis);
+        } catch (IOException e) {
+            return new Runs(Optional.empty(), "the sandlock backend's guard is missing from this bundle: "
+                    + e.getMessage(), places, timers, graceMillis);
+        }
+    }
+
+    /** Removes what launches of killed predecessors left behind (their guard killed with them). */
+    public void reclaim() {
+        places.cgroups().reclaim();
+        places.state().reclaim();
+    }
+
+    /** A sandbox name for a new launch ({@code aasm-<launch id>}); empty if this JVM cannot name itself. */
+    public Optional<String> newSandboxName() {
+        return places.state().newName();
+    }
+
+    /** The guard's digest (part of the probe cache key), or "none". */
+    public String guardDigest() {
+        return guard.map(GuardBinary::sha256).orElse("none");
+    }
+
+    /** The verified guard executable, whose {@code probe} actions the IPC probe runs; empty without one. */
+    public Optional<Path> actor() {
+        try {
+            return guard.isPresent() ? Optional.of(guard.get().verified()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     /** Why no run can start, when the bundle carries no guard for this platform. */
@@ -50,22 +90,26 @@ public final class Runs {
     }
 
     public Cgroups cgroups() {
-        return cgroups;
+        return places.cgroups();
     }
 
     /**
-     * Starts {@code argv} (sandlock's, or any absolute command for self-checks) with exactly {@code env}.
-     * The guard's binary is verified against its digest immediately before this start.
+     * Starts {@code argv} (sandlock's, carrying {@code --name=sandboxName}, or any absolute command for
+     * self-checks) with exactly {@code env}. The guard's binary is verified against its digest
+     * immediately before this start; the cgroup shares the sandbox name's launch id.
      */
-    public SandlockRun start(List<String> argv, Map<String, String> env, Path cwd, Stdio stdio,
-                             OptionalLong deadlineMillis) throws IOException {
+    public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
+                             Stdio stdio, OptionalLong deadlineMillis) throws IOException {
         if (guard.isEmpty()) {
             throw new IOException(guardMissing);
         }
         Path binary = guard.get().verified();
-        cgroups.reclaim();
-        Optional<Path> group = cgroups.create();
-        return SandlockRun.start(new GuardProcess.Start(binary, group, argv, env, cwd, stdio.in(), stdio.out(),
+        reclaim();
+        Optional<String> id = sandboxName.map(n -> n.substring(SandlockState.PREFIX.length()))
+                .or(() -> places.ids().next());
+        Optional<Path> group = id.flatMap(places.cgroups()::create);
+        Optional<Path> state = sandboxName.map(places.state()::dirOf);
+        return SandlockRun.start(new GuardProcess.Start(binary, group, state, argv, env, cwd, stdio.in(), stdio.out(),
                 stdio.err()), deadlineMillis, timers, graceMillis);
     }
 }

@@ -54,7 +54,8 @@ public final class TreeTeardown implements CapabilityCatalog.Teardown {
             Path out = Files.createTempFile("aasm-sandlock-teardown", ".out");
             // The guard runs the shell directly (no sandlock): this checks aasm's teardown, not sandlock's.
             SandlockRun run = runs.start(List.of("/bin/sh", "-c", "setsid sleep 300 & echo $! > \"$0\"; sleep 300",
-                    pidFile.toString()), Map.of(), Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.empty());
+                    pidFile.toString()), java.util.Optional.empty(), Map.of(), Path.of("/"), Runs.Stdio.toFile(out),
+                    OptionalLong.empty());
             long escapee = awaitPid(pidFile);
             run.terminate(io.aasm.ports.backend.TerminationRequest.IMMEDIATE);
             run.waitFor();

@@ -232,5 +232,7 @@ class LoweringTest {
         assertTrue(SandlockFlags.violation(List.of("--timeout=5")).isPresent(), "no longer emitted");
         assertTrue(SandlockFlags.violation(List.of("--disable=signal-scope", "--extra-allow-syscall=sysv_ipc"))
                 .isEmpty());
+        assertTrue(SandlockFlags.violation(List.of("--name=aasm-123-456-7")).isEmpty());
+        assertTrue(SandlockFlags.violation(List.of("--name=../x")).isPresent(), "only the names aasm gives");
     }
 }
