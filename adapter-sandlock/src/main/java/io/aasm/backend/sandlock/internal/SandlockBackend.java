@@ -3,7 +3,6 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
-import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
@@ -23,8 +22,6 @@ import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedExecution;
-import io.aasm.ports.backend.Provenance;
-import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.evidence.EnforcementEvidence;
@@ -33,7 +30,6 @@ import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.report.DescriptorInventory;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,23 +99,7 @@ public final class SandlockBackend implements IsolationBackend {
 
     @Override
     public BackendIdentity identity() {
-        Discovered d = host.discovered();
-        String version;
-        Optional<String> digest;
-        ProvenanceStatus status;
-        if (d instanceof Discovered.Found f) {
-            version = f.version().toString();
-            digest = Optional.of(f.sha256());
-            status = f.provenance();
-        } else {
-            Discovered.Unavailable u = (Discovered.Unavailable) d;
-            version = u.version().map(Object::toString).orElse("not-found");
-            digest = u.sha256();
-            status = digest.filter(manifest.pinnedSha256()::contains).isPresent()
-                    ? ProvenanceStatus.VERIFIED : ProvenanceStatus.UNVERIFIED;
-        }
-        return new BackendIdentity("sandlock", version, new Provenance(manifest.upstream(), manifest.license(),
-                manifest.modified(), digest, status));
+        return Identity.of(host.discovered(), manifest);
     }
 
     @Override
