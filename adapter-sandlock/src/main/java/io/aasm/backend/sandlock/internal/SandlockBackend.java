@@ -3,12 +3,16 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
-import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
-import io.aasm.backend.sandlock.internal.supervise.SupervisedRun;
-import io.aasm.backend.sandlock.internal.supervise.Trackers;
+import io.aasm.backend.sandlock.internal.supervise.Cgroups;
+import io.aasm.backend.sandlock.internal.supervise.LaunchIds;
+import io.aasm.backend.sandlock.internal.supervise.ProcessTable;
+import io.aasm.backend.sandlock.internal.supervise.SandlockState;
+import io.aasm.backend.sandlock.internal.supervise.Runs;
+import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
+import io.aasm.backend.sandlock.internal.supervise.TreeTeardown;
 import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.BackendIdentity;
 import io.aasm.ports.backend.ExecutionHandle;
@@ -18,20 +22,14 @@ import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedExecution;
-import io.aasm.ports.backend.Provenance;
-import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.evidence.EvidenceKind;
-import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.report.DescriptorInventory;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +45,8 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The external sandlock backend: discovers and verifies the executable, lowers requirements to its
- * flags, and supervises each run, owning the teardown of the whole tree.
+ * flags (and unstated domains to the flags that leave them open), and runs each launch under a guard
+ * process that holds the lifeline, sandlock's status descriptor and the teardown of the whole tree.
  */
 @Component(service = IsolationBackend.class, configurationPid = "io.aasm.backend.sandlock")
 @Designate(ocd = SandlockConfig.class)
@@ -57,14 +56,14 @@ public final class SandlockBackend implements IsolationBackend {
     private final Settings settings;
     private final BackendManifest manifest;
     private final RequirementLowerer lowerer = new RequirementLowerer();
-    private final Launches launches = new Launches(lowerer);
+    private final Launches launches;
     private final ScheduledExecutorService timers;
     private final HostState host;
-    private final Trackers trackers;
+    private final Runs runs;
     private final Map<String, Launches.Prepared> prepared = new ConcurrentHashMap<>();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
 
-    private record Running(Launches.Prepared prepared, SupervisedRun run) {
+    private record Running(Launches.Prepared prepared, SandlockRun run) {
     }
 
     @Activate
@@ -80,37 +79,27 @@ public final class SandlockBackend implements IsolationBackend {
             t.setDaemon(true);
             return t;
         });
-        this.trackers = new Trackers(settings.sysRoot(), settings.procRoot());
+        LaunchIds ids = new LaunchIds(new ProcessTable(settings.procRoot()));
+        this.runs = Runs.embedded(settings.guardCacheDir(), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
+                settings.procRoot(), ids), new SandlockState(settings.shmRoot(), ids)), timers,
+                settings.terminateGraceMillis());
+        // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
+        runs.reclaim();
+        this.launches = new Launches(lowerer, runs::newSandboxName);
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
-        this.host = new HostState(settings, manifest, discovery, trackers, timers);
+        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
     }
 
     @Deactivate
     void deactivate() {
-        running.values().forEach(r -> r.run().terminate(TerminationRequest.IMMEDIATE));
+        running.values().forEach(r -> r.run().abandon());
         timers.shutdownNow();
     }
 
     @Override
     public BackendIdentity identity() {
-        Discovered d = host.discovered();
-        String version;
-        Optional<String> digest;
-        ProvenanceStatus status;
-        if (d instanceof Discovered.Found f) {
-            version = f.version().toString();
-            digest = Optional.of(f.sha256());
-            status = f.provenance();
-        } else {
-            Discovered.Unavailable u = (Discovered.Unavailable) d;
-            version = u.version().map(Object::toString).orElse("not-found");
-            digest = u.sha256();
-            status = digest.filter(manifest.pinnedSha256()::contains).isPresent()
-                    ? ProvenanceStatus.VERIFIED : ProvenanceStatus.UNVERIFIED;
-        }
-        return new BackendIdentity("sandlock", version, new Provenance(manifest.upstream(), manifest.license(),
-                manifest.modified(), digest, status));
+        return Identity.of(host.discovered(), manifest);
     }
 
     @Override
@@ -152,25 +141,23 @@ public final class SandlockBackend implements IsolationBackend {
         }
         ExecutionSpec spec = p.plan().spec();
         OptionalLong deadline = p.wallClockSeconds().isPresent()
-                ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000 + settings.deadlineGraceMillis())
-                : OptionalLong.empty();
+                ? OptionalLong.of(p.wallClockSeconds().getAsLong() * 1000) : OptionalLong.empty();
         try {
-            SupervisedRun run = SupervisedRun.start(new SupervisedRun.Launch(p.command().argv(), spec.environment(),
-                    Path.of(spec.workingDirectory()), deadline, null), trackers.create(spec.environment().keySet()),
-                    timers, settings.terminateGraceMillis());
+            SandlockRun run = runs.start(p.command().argv(), p.sandboxName(), spec.environment(),
+                    Path.of(spec.workingDirectory()), p.stdio(), deadline);
             String token = UUID.randomUUID().toString();
             forgetOldRuns();
             running.put(token, new Running(p, run));
             return new ExecutionHandle("sandlock", token);
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
-                    + p.sandlock().executable() + ": " + e.getMessage(), e);
+                    + p.sandlock().executable() + " under its guard: " + e.getMessage(), e);
         }
     }
 
     @Override
     public ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException {
-        return runOf(handle).run().waitFor().disposition();
+        return runOf(handle).run().waitFor().mapped().disposition();
     }
 
     @Override
@@ -181,23 +168,21 @@ public final class SandlockBackend implements IsolationBackend {
     @Override
     public EnforcementEvidence evidence(ExecutionHandle handle) {
         Running r = runOf(handle);
-        List<EvidenceRecord> records = new ArrayList<>(r.prepared().setup());
-        if (r.run().finished()) {
-            try {
-                SupervisedRun.Ended e = r.run().waitFor();
-                records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.UNMEASURED,
-                        "sandlock ran the program; shell status " + e.disposition().shellStatus() + "; teardown"
-                                + " signalled " + e.descendantsKilled() + " leftover process(es) ("
-                                + host.teardown().describe() + ")"));
-                if (e.deadlineReached()) {
-                    records.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.of(CapabilityDomain.RESOURCE),
-                            ClaimTerm.OBSERVED, "wall-clock deadline reached; aasm killed the whole tree"));
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        return new EnforcementEvidence("sandlock", records);
+        return new EnforcementEvidence("sandlock", RunEvidence.of(r.prepared(), r.run(), host.teardown().describe()));
+    }
+
+    /** What aasm hands sandlock (stdio; the status descriptor as a residual until observed closed). */
+    @Override
+    public Optional<DescriptorInventory> plannedDescriptors(EnforcementPlan plan) {
+        return Optional.of(Descriptors.planned(host.probes(false)));
+    }
+
+    /** The guard's inventory of what it inherited and sealed, plus the status descriptor's verdict. */
+    @Override
+    public Optional<DescriptorInventory> descriptorInventory(ExecutionHandle handle) {
+        Running r = running.get(handle.token());
+        return r == null ? Optional.empty() : r.run().report().inventory().map(inv -> Descriptors.taken(inv,
+                host.probes(false)));
     }
 
     /** A resident process launches many times; keep evidence of finished runs only for the latest ones. */
