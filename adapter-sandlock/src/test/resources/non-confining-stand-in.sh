@@ -1,9 +1,10 @@
 #!/bin/sh
-# TEST-ONLY STAND-IN FOR SUPERVISION TESTS. THIS IS NOT SANDLOCK AND CONFINES NOTHING.
-# It exists so that aasm's own supervision (exit codes, signals, deadline, tree teardown) can be
-# tested on a host without sandlock. It answers `--version` and `check` like sandlock 0.8.6, and for
-# `run` it checks the option syntax aasm emits (--flag=value or --clean-env, then `--`) and runs the
-# program as its child, ignoring every option. Never use it to test confinement.
+# TEST-ONLY STAND-IN. THIS IS NOT SANDLOCK AND CONFINES NOTHING.
+# It exists for two checks that need a binary which answers like sandlock but does not confine: the
+# probes must never grant a prevention claim to it, and prepare() refusals are decided before anything
+# runs. It answers `--version` and `check` like sandlock 0.8.6, and for `run` it checks the option syntax
+# aasm emits (--flag=value or --clean-env, then `--`) and runs the program as its child, ignoring every
+# option. Supervision and confinement are tested against the real sandlock only.
 case "$1" in
   --version) echo "sandlock 0.8.6"; exit 0 ;;
   check) echo "Landlock ABI: 7 (stand-in, not measured)"; echo "Status: OK"; exit 0 ;;
