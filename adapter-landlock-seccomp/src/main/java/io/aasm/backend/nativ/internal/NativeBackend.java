@@ -89,7 +89,7 @@ public final class NativeBackend implements IsolationBackend {
         this.launches = bin.map(b -> new Launches(facts, b, NativeSettings.stateDir()));
         this.measured = new MeasuredCapabilities(facts, this::unavailable,
                 () -> new ProbeCache(probeDir, facts.bootId(), facts.kernelRelease(), launcher.get().sha256(),
-                        settings.fingerprint()),
+                        settings.fingerprint() + "-suite" + ProbeSuite.VERSION),
                 () -> new ProbeSuite(new DirectRuns(this::lowerAll, launches.get()),
                         Path.of(System.getProperty("java.io.tmpdir"))),
                 d -> lowerer.routes().general(d));

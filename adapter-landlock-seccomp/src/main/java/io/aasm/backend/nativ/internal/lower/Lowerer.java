@@ -115,7 +115,7 @@ public final class Lowerer {
         return env;
     }
 
-    /** The view (mount namespace), the Landlock filesystem rules and the watch denial, decided together. */
+    /** The view (mount namespace) and the Landlock filesystem rules, decided together. */
     private Optional<Lowering.Refused> filesystem(ExecutionSpec spec, FilesystemGrants fs, NativePlan.Builder b,
                                                   Landlock ll, SeccompConcerns sc, List<String> generatedEtc) {
         List<String> protectedRoots = new ArrayList<>(spec.protectedPaths());
@@ -167,12 +167,6 @@ public final class Lowerer {
             CapabilityDomain owner = fs.read().isPresent() ? CapabilityDomain.FILESYSTEM_READ
                     : CapabilityDomain.FILESYSTEM_WRITE;
             view.described().forEach(d -> b.step(owner, d));
-        }
-        // Reads confined by Landlock alone (writes unrestricted, so the host's tree stays): a watch on a folder
-        // outside the grants would show the names created in it.
-        sc.denyWatches = fs.read().isPresent() && fs.write().isEmpty();
-        if (sc.denyWatches) {
-            b.step(CapabilityDomain.FILESYSTEM_READ, "seccomp: inotify_add_watch and fanotify_mark denied (EPERM)");
         }
         return Optional.empty();
     }

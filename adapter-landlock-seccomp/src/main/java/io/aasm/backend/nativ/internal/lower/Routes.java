@@ -54,7 +54,9 @@ public final class Routes {
             default -> new Scope.WholeDomain();
         };
         ControlRequirement r = ControlRequirement.strict(d, s);
-        return route(r, List.of(r));
+        // name resolution is pinned only with egress stated: its strictest form comes with egress denied
+        return route(r, d == CapabilityDomain.NAME_RESOLUTION ? List.of(r, ControlRequirement.strict(
+                CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain())) : List.of(r));
     }
 
     private Route filesystem(boolean write) {
@@ -70,18 +72,19 @@ public final class Routes {
                         + "generated /etc/hosts, /etc/resolv.conf and /etc/nsswitch.conf; the program's own "
                         + "executable and libraries need grants",
                 "pathname unix sockets inside the grants can be connected to (Landlock ABI <= 7 does not check "
-                        + "connect); those outside them do not exist in the view",
+                        + "connect)",
                 "aasm's own install, cache and runtime directory are read-only inside the boundary; a write grant "
                         + "inside them refuses"));
         if (!write) {
             lim.add("read grants include execute (a readable program can be run)");
-            lim.add("when filesystem.write is not stated (writes unrestricted) the host's tree stays in place: "
-                    + "reads outside the grants fail with EACCES rather than ENOENT, and inotify/fanotify watches "
-                    + "are denied (EPERM)");
+            lim.add("only the granted paths exist (ENOENT elsewhere), so nothing outside them can be read, watched "
+                    + "or connected to; when filesystem.write is not stated the read grants are mounted read-write "
+                    + "(writes there are not restricted) and writing anywhere else fails with ENOENT");
         } else {
             lim.add("write grants include read of the same paths");
             lim.add("when filesystem.read is not stated (reads unrestricted) the host's tree is there read-only: "
-                    + "writes and metadata changes outside the write grants fail with EROFS or EACCES");
+                    + "writes and metadata changes outside the write grants fail with EROFS or EACCES, and the "
+                    + "host's pathname unix sockets can still be connected to");
         }
         if (facts.landlockAbi() < 5) {
             lim.add("ioctl on device files is not handled below Landlock ABI 5");
@@ -192,12 +195,31 @@ public final class Routes {
                         + "listening inside the namespace is invisible outside it"));
     }
 
+    /** Ports a resolver answers on directly: DNS over TCP, DNS over TLS. */
+    private static final List<Integer> RESOLVER_PORTS = List.of(53, 853);
+
+    /**
+     * Pinning the C library's answers holds only if the program cannot ask a resolver itself: that needs an
+     * egress statement that reaches no resolver port (UDP or TCP 53/853) anywhere.
+     */
     private Route nameResolution(List<ControlRequirement> all) {
-        for (ControlRequirement r : all) {
-            if (r.domain() == CapabilityDomain.NETWORK_EGRESS && r.scope() instanceof Scope.Egress e
-                    && e.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP)) {
+        Optional<ControlRequirement> egress = all.stream()
+                .filter(r -> r.domain() == CapabilityDomain.NETWORK_EGRESS).findFirst();
+        if (egress.isEmpty()) {
+            return new Route.Unsupported("network egress is not stated, so the program can reach any resolver "
+                    + "itself (DNS over UDP or TCP to a server of its choosing); state network.egress too (for "
+                    + "example allow: []) to pin names, or set name_resolution posture: optional");
+        }
+        if (egress.get().scope() instanceof Scope.Egress e) {
+            if (e.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP)) {
                 return new Route.Unsupported("network egress grants UDP, so the program could query any resolver "
                         + "directly; name resolution cannot be pinned with a UDP egress grant");
+            }
+            Optional<Integer> port = RESOLVER_PORTS.stream().filter(p -> e.grants().stream()
+                    .anyMatch(g -> g.portFrom() <= p && p <= g.portTo())).findFirst();
+            if (port.isPresent()) {
+                return new Route.Unsupported("network egress grants TCP port " + port.get() + ", where a resolver "
+                        + "answers directly; name resolution cannot be pinned while a resolver port is reachable");
             }
         }
         return new Route.Supported("private mount namespace with a generated /etc/hosts, a resolv.conf without "
@@ -205,8 +227,9 @@ public final class Routes {
                 + "seccomp denies UDP sockets outside a network namespace of the program's own",
                 List.of(Need.NAMESPACES, Need.SECCOMP),
                 List.of("the C library resolves names from the pinned file only (whatever RES_OPTIONS or resolv.conf "
-                        + "say); a program that speaks DNS itself over TCP or HTTPS to a resolver it can reach is "
-                        + "governed by the network egress domain",
+                        + "say); only with network egress stated, reaching no UDP and no TCP port 53 or 853",
+                        "a program that speaks DNS itself over HTTPS to a server its egress grants reach is governed "
+                        + "by the network egress domain",
                         "UDP sockets are denied to the program unless it has a network namespace of its own"));
     }
 

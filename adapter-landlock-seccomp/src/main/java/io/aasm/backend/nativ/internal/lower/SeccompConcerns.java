@@ -12,7 +12,6 @@ final class SeccompConcerns {
     List<String> names = List.of();
     boolean denyIoUring;
     boolean denyProcess;
-    boolean denyWatches;
     CapabilityDomain owner = CapabilityDomain.SYSCALL;
     private boolean egress;
     private boolean egressUdp = true;
@@ -40,6 +39,6 @@ final class SeccompConcerns {
         } else if (namesStated) {
             sockets = Optional.of(new SyscallFilters.Sockets(ownNetwork, false));
         }
-        return new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess, denyWatches);
+        return new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess);
     }
 }

@@ -12,8 +12,9 @@ import java.util.Set;
  * boundary gets, /proc, the files name resolution generates, aasm's own protected paths and the working
  * directory. The rule: a path the program may neither read nor write does not exist for it (ENOENT);
  * read grants are read-only mounts (so metadata writes fail with EROFS too), write grants read-write;
- * with only writes stated the host's root is there read-only; with only reads stated (writes unrestricted)
- * the host's root stays writable and Landlock alone confines reads.
+ * with only writes stated the host's root is there read-only. With only reads stated the view still holds
+ * only the read grants (a path left in place could be reached by what Landlock does not check, such as
+ * connecting to a pathname socket), mounted read-write because writes are not restricted.
  */
 public final class ViewPlanner {
     /** Device nodes bound from the host's /dev into every view that confines the filesystem. */
@@ -47,11 +48,14 @@ public final class ViewPlanner {
     }
 
     private View build(Input in) {
-        View.Base base = in.read().isPresent() && in.write().isPresent() ? View.Base.EMPTY
+        View.Base base = in.read().isPresent() ? View.Base.EMPTY
                 : in.write().isPresent() ? View.Base.HOST_READ_ONLY : View.Base.HOST_READ_WRITE;
+        boolean writesStated = in.write().isPresent();
         described.add(switch (base) {
-            case EMPTY -> "filesystem view: only granted paths exist (read grants read-only, write grants "
-                    + "read-write); everything else is absent (ENOENT)";
+            case EMPTY -> writesStated ? "filesystem view: only granted paths exist (read grants read-only, write "
+                    + "grants read-write); everything else is absent (ENOENT)"
+                    : "filesystem view: only the read grants exist, read-write (writes are not restricted); "
+                    + "everything else is absent (ENOENT)";
             case HOST_READ_ONLY -> "filesystem view: the host's tree read-only, write grants read-write";
             case HOST_READ_WRITE -> "private mount namespace over the host's tree";
         });
@@ -67,8 +71,9 @@ public final class ViewPlanner {
         if (base == View.Base.EMPTY) {
             for (Grant g : byDepth(in.read().get())) {
                 if (!covered(g.real(), visibleRo) && !(in.freshProc() && under(g.real(), "/proc"))) {
-                    ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, g.real(), g.real()));
-                    visibleRo.add(g.real());
+                    ops.add(new View.Op(View.Kind.BIND, (writesStated ? View.READ_ONLY : 0) | View.NO_DEV,
+                            g.real(), g.real()));
+                    (writesStated ? visibleRo : visibleRw).add(g.real());
                 }
             }
         } else {
