@@ -33,6 +33,7 @@ final class DryRunPreview {
             for (String line : refused.message().split("\n")) {
                 inv.io().err().println("warning: " + line);
             }
+            RefusalAdvice.of(refused.report()).forEach(a -> inv.io().err().println("warning: hint: " + a));
             inv.io().err().println("warning: a live aasm run with these flags would refuse to launch.");
         }
         out.println("--- aasm run dry-run ---");
