@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.kernel.BackendStatus;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
@@ -101,14 +102,21 @@ class AasmCliTest {
     }
 
     private int run(boolean withKernel, String... args) {
-        KernelGate gate = new KernelGate();
+        ServiceGate<IsolationKernel> gate = new ServiceGate<>();
         if (withKernel) {
             gate.bind(kernel);
         }
-        CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PATH", "/bin"), "/", Optional.of(Path.of("/home")),
-                "test", new AtomicInteger(), new AtomicReference<>(), List.of(), List.of("/opt/aasm", "/home/u/.cache/aasm"));
-        return AasmCli.execute(args, new Invocation(io, gate, 10));
+        return AasmCli.execute(new Invocation(io(args), gate, new ServiceGate<>()));
+    }
+
+    CliIo io(String... args) {
+        CommandInvocation call = new CommandInvocation(List.of(args), "/", Map.of("PATH", "/bin"),
+                new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Stdio.Inherit(),
+                new CommandInvocation.Caller(CommandInvocation.Face.CLI, 1, 0), new AtomicInteger(),
+                new AtomicReference<>(), List.of());
+        return new CliIo(call, new FaceSettings(Optional.of(Path.of("/home")), "test",
+                List.of("/opt/aasm", "/home/u/.cache/aasm"), 10, Optional.empty()));
     }
 
     private String out() {
