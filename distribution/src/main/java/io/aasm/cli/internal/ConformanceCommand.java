@@ -14,10 +14,11 @@ import picocli.CommandLine.Option;
  * one), runs, prints a line per cell and the table. Exit 0 only when every cell is truthful.
  */
 @Command(name = "conformance", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the conformance and escape suite on this host: every scenario against every installed"
-                + " backend (or one) and `none`, each hostile action with a control, judged against the launch's"
-                + " reports. Prints one line per cell as it goes, then the table; writes JSON and Markdown results"
-                + " to a new aasm-conformance-results-* directory under the temp directory. Takes minutes.",
+        description = {"Runs the conformance and escape suite on this host (takes minutes).",
+            "Every scenario against every installed backend (or one) and `none`, each hostile action with a"
+                + " control, judged against the launch's reports. Prints one line per cell as it goes, then the"
+                + " table; writes JSON and Markdown results to a new aasm-conformance-results-* directory under"
+                + " the temp directory.",
             "Exit 0 when every cell is truthful, 1 when any cell fails (an escape under a claim of prevention,"
                 + " an untruthful report, an inconclusive control under a claim, a suite defect)."})
 final class ConformanceCommand implements Callable<Integer> {

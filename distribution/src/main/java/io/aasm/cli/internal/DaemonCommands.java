@@ -31,8 +31,9 @@ final class DaemonCommands {
     }
 
     @Command(name = "daemon", mixinStandardHelpOptions = true, commandListHeading = "Commands:%n",
-            description = "The resident kernel: one Felix kernel kept running, serving `aasm run` from bin/aasm-client"
-                    + " over a Unix socket in $XDG_RUNTIME_DIR (see docs/resident.md).")
+            description = {"The resident kernel: `aasm run` in tens of milliseconds.",
+                "One Felix kernel kept running, serving `aasm run` from bin/aasm-client over a Unix socket in"
+                    + " $XDG_RUNTIME_DIR (see docs/resident.md)."})
     static final class Group extends Commands.Group {
     }
 
@@ -51,8 +52,8 @@ final class DaemonCommands {
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
-            description = "Starts the resident kernel in the background (own session; log in aasm-daemon.log next to"
-                    + " the socket) and waits until it answers. Exit 0 when it started or already runs.")
+            description = {"Starts the resident kernel in the background.", "Own session; log in aasm-daemon.log next to"
+                    + " the socket. Waits until it answers. Exit 0 when it started or already runs."})
     static final class Start implements Callable<Integer> {
         private final Invocation inv;
 
@@ -73,7 +74,8 @@ final class DaemonCommands {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Asks the resident kernel to stop; it removes its socket. Exit 0, also when none runs.")
+            description = {"Stops the resident kernel.", "Asks it to stop; it removes its socket. Exit 0, also when none"
+                    + " runs."})
     static final class Stop implements Callable<Integer> {
         private final Invocation inv;
 
@@ -98,8 +100,8 @@ final class DaemonCommands {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Whether a resident kernel answers on the socket: `running pid=… uptime=…s connections=…"
-                    + " socket=…` or `not running`. Exit 0 running, 3 not running.")
+            description = {"Whether a resident kernel runs.", "Prints `running pid=… uptime=…s connections=… socket=…`"
+                    + " or `not running`. Exit 0 running, 3 not running."})
     static final class Status implements Callable<Integer> {
         private final Invocation inv;
 
@@ -136,9 +138,9 @@ final class DaemonCommands {
     }
 
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "The resident kernel in the foreground, until `aasm daemon stop` or SIGTERM/SIGINT/SIGHUP"
-                    + " (what `daemon start` and the systemd unit lib/systemd/user/aasm.service run). Exit 0 after a"
-                    + " stop, 125 when it cannot listen (another kernel holds the socket's lock).")
+            description = {"The resident kernel in the foreground.", "Runs until `aasm daemon stop` or"
+                    + " SIGTERM/SIGINT/SIGHUP (what `daemon start` and the systemd unit lib/systemd/user/aasm.service"
+                    + " run). Exit 0 after a stop, 125 when it cannot listen (another kernel holds the socket's lock)."})
     static final class Run implements Callable<Integer> {
         private final Invocation inv;
 
