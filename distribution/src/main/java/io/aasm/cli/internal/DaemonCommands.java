@@ -5,6 +5,7 @@ import io.aasm.cli.internal.wire.Frames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -152,7 +153,7 @@ final class DaemonCommands {
         public Integer call() {
             // bin/aasm boots a framework of its own for exactly `daemon run`: reaching this means another face
             inv.io().err().println("aasm: `daemon run` is the resident kernel itself and starts only as"
-                    + " `bin/aasm daemon run` (from a " + inv.io().callerFace().name().toLowerCase(java.util.Locale.ROOT)
+                    + " `bin/aasm daemon run` (from a " + inv.io().callerFace().name().toLowerCase(Locale.ROOT)
                     + " command it would be a kernel inside this one); use `daemon start`");
             return ExitCodes.USAGE;
         }

@@ -96,9 +96,7 @@ final class Connection implements Runnable {
                 }
                 default -> runCommand(payload, fds, peer);
             }
-        } catch (FrameException e) {
-            refuse("aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
-        } catch (IOException | RuntimeException e) {
+        } catch (FrameException | IOException | RuntimeException e) {
             refuse("aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
         } finally {
             for (int d : fds) {

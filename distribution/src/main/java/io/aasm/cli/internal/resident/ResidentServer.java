@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
+import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -90,7 +91,7 @@ public final class ResidentServer implements Connection.Server {
         acceptor.start();
         log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
         Supplier<String> status = this::status;
-        listening = ctx.registerService(Supplier.class, status, new java.util.Hashtable<>(Map.of(LISTENING, "listening")));
+        listening = ctx.registerService(Supplier.class, status, FrameworkUtil.asDictionary(Map.of(LISTENING, "listening")));
     }
 
     private void acceptLoop() {
