@@ -13,8 +13,8 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code aasm run exec}: parses, then hands over to {@link ExecRun}. */
 @Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        customSynopsis = "aasm run exec [--isolation none|auto|process] [--isolation-backend ID] [--policy FILE]"
-                + "%n                     [--dry-run] [--report text|kv|json] [--report-file PATH] [--workdir DIR]"
+        customSynopsis = "aasm run exec [--isolation none|auto|process|container|vm] [--isolation-backend ID]"
+                + "%n                     [--policy FILE] [--dry-run] [--report text|kv|json] [--report-file PATH] [--workdir DIR]"
                 + "%n                     [--agent-id ID] [--no-proxy] -- PROGRAM [ARGS...]",
         description = {
             "%nRuns PROGRAM under the isolation the policy and flags ask for. The program's stdin, stdout and",
@@ -26,14 +26,15 @@ import picocli.CommandLine.TypeConversionException;
 public final class ExecCommand implements Callable<Integer> {
     private final Invocation inv;
 
-    @Option(names = "--isolation", paramLabel = "none|auto|process", converter = IsolationConverter.class,
+    @Option(names = "--isolation", paramLabel = "CLASS", converter = IsolationConverter.class,
             description = "Isolation class: none (no boundary, reported as such), auto (first capable backend"
-                    + " of the auto walk) or process (a shared-host-kernel backend). Default: the policy's"
-                    + " isolation:, else none.")
+                    + " of the auto walk), process (a shared-host-kernel backend), container (a container engine"
+                    + " backend) or vm (a backend with a kernel of its own). Default: the policy's isolation:,"
+                    + " else none.")
     IsolationClass isolation;
 
     @Option(names = "--isolation-backend", paramLabel = "ID",
-            description = "Use only this backend (see `aasm backends`); needs --isolation auto or process.")
+            description = "Use only this backend (see `aasm backends`); needs an --isolation other than none.")
     String backend;
 
     @Option(names = "--policy", paramLabel = "FILE", description = "Policy file (YAML). Default: conf/default-policy.yaml.")
@@ -82,7 +83,7 @@ public final class ExecCommand implements Callable<Integer> {
         @Override
         public IsolationClass convert(String value) {
             return IsolationClass.fromToken(value).orElseThrow(() ->
-                    new TypeConversionException("'" + value + "' is not an isolation class; use none, auto or process"));
+                    new TypeConversionException("'" + value + "' is not an isolation class; use none, auto, process, container or vm"));
         }
     }
 

@@ -55,7 +55,7 @@ class CliEndToEndIT {
         assertTrue(r.err().contains("--no-such-flag"), r.toString());
         Aasm.Result bad = Aasm.run("run", "exec", "--isolation", "sometimes", "--", "/bin/true");
         assertEquals(2, bad.exit(), bad.toString());
-        assertTrue(bad.err().contains("use none, auto or process"), bad.toString());
+        assertTrue(bad.err().contains("use none, auto, process, container or vm"), bad.toString());
     }
 
     @Test
@@ -206,6 +206,7 @@ class CliEndToEndIT {
         assertTrue(v.out().startsWith("aasm 0."), v.toString());
         Aasm.Result b = Aasm.run("backends");
         assertEquals(0, b.exit(), b.toString());
-        assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"), b.toString());
+        assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm,"
+                + " aasm-macos-vm"), b.toString());
     }
 }

@@ -105,7 +105,7 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"));
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 
