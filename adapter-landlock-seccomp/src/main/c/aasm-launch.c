@@ -37,6 +37,7 @@
 #include <linux/seccomp.h>
 
 #include "authority.h"
+#include "canary.h"
 #include "plan.h"
 #include "pty.h"
 #include "relay.h"
@@ -387,6 +388,24 @@ static void seal_descriptors(void) {
 static char pty_slave[64];
 static int pty_master = -1, pty_slave_fd = -1;
 
+/* Everything is installed but the filters (which the canary child adds itself): test it, before execve.
+ * A kind that was not denied refuses the launch, so the program never runs inside a boundary that failed. */
+static void test_boundary(void) {
+    int ran;
+    uint32_t denied = canary_run(&P.canary, P.filters, P.nfilters, getppid(), &ran);
+    if (!ran) {
+        line(report_fd, "canary-unavailable:the canary child could not run");
+        return;
+    }
+    line(report_fd, "canary:%u:%u", P.canary.kinds, denied);
+    uint32_t open_kinds = P.canary.kinds & ~denied;
+    if (open_kinds) {
+        char names[128];
+        canary_names(open_kinds, names, sizeof names);
+        refuse("canary_not_denied", "%s: the boundary let the canary through", names);
+    }
+}
+
 static void program_child(int authority_w) {
     (void)authority_w; /* close-on-exec: its end of file tells init that execve happened */
     sigset_t none;
@@ -413,6 +432,7 @@ static void program_child(int authority_w) {
         close(ruleset_fd);
     }
     if (P.drop_caps) drop_capabilities();
+    if (P.canary.kinds) test_boundary();
     /* Reported before seccomp, so the filter never has to allow this write. */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

@@ -75,7 +75,8 @@ public final class NativeBackend implements IsolationBackend {
         Optional<FilterCompiler> compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load()))
                 : Optional.empty();
         Path probeDir = settings.probeCacheDir().orElse(ProbeCache.defaultDir());
-        this.lowerer = new Lowerer(facts, compiler, List.of(probeDir.toString(), NativeSettings.stateDir().toString()));
+        this.lowerer = new Lowerer(facts, compiler, List.of(probeDir.toString(), NativeSettings.stateDir().toString()),
+                settings.canaries() ? Optional.of(NativeSettings.stateDir().toString()) : Optional.empty());
         Optional<LauncherBinary> bin;
         String problem = "";
         try {

@@ -144,6 +144,11 @@ public final class LauncherProcess implements AutoCloseable {
         return Optional.ofNullable(status.authority);
     }
 
+    /** What the canary child reported before execve, if the plan carried canaries. */
+    public Optional<CanaryOutcome> canary() {
+        return Optional.ofNullable(status.canary);
+    }
+
     /** Blocks until the launcher has exited. */
     public ExitOutcome waitFor() {
         return join(status.exit);

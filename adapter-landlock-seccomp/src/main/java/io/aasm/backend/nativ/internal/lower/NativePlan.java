@@ -34,7 +34,8 @@ public record NativePlan(
         Map<CapabilityDomain, List<String>> installed,
         List<Integer> relayTcpPorts,
         List<Integer> relayUdpPorts,
-        Authority authority) {
+        Authority authority,
+        Optional<Canaries> canaries) {
     public NativePlan {
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
@@ -46,6 +47,7 @@ public record NativePlan(
         Objects.requireNonNull(view);
         generatedFiles = Map.copyOf(generatedFiles);
         Objects.requireNonNull(authority);
+        Objects.requireNonNull(canaries);
         rlimits = Map.copyOf(rlimits);
         cgroupLimits = List.copyOf(cgroupLimits);
         Objects.requireNonNull(wallClockSeconds);
@@ -124,6 +126,7 @@ public record NativePlan(
         final List<Integer> relayTcpPorts = new ArrayList<>();
         final List<Integer> relayUdpPorts = new ArrayList<>();
         Authority authority = new Authority(true, true, false);
+        Optional<Canaries> canaries = Optional.empty();
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
             this.program = program;
@@ -140,7 +143,7 @@ public record NativePlan(
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
-                    relayTcpPorts, relayUdpPorts, authority);
+                    relayTcpPorts, relayUdpPorts, authority, canaries);
         }
     }
 }

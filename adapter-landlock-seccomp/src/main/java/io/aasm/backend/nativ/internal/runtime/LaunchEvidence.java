@@ -1,6 +1,8 @@
 package io.aasm.backend.nativ.internal.runtime;
 
+import io.aasm.backend.nativ.internal.launcher.CanaryOutcome;
 import io.aasm.backend.nativ.internal.launcher.StartOutcome;
+import io.aasm.backend.nativ.internal.lower.Canaries;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
@@ -12,8 +14,9 @@ import java.util.Optional;
 
 /**
  * What the backend can show about a launch: CONFIGURED (what the plan installs), INSTALLED (the
- * launcher reported the boundary in place before execve) per domain, and one run-level EXERCISED
- * record after exit. Never DECISION: the kernel's denials are not observed one by one.
+ * launcher reported the boundary in place before execve) per domain, DECISION for each canary the
+ * boundary denied before execve, and one run-level EXERCISED record after exit. The program's own
+ * denials are not observed one by one.
  */
 public final class LaunchEvidence {
     private LaunchEvidence() {
@@ -33,6 +36,7 @@ public final class LaunchEvidence {
             }
             launch.process().flatMap(p -> p.descriptors()).ifPresent(inv -> out.add(new EvidenceRecord(
                     EvidenceKind.INSTALLED, Optional.empty(), ClaimTerm.OBSERVED, "descriptor inventory: " + inv)));
+            canaries(launch, out);
         }
         launch.disposition().ifPresent(d -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(),
                 ClaimTerm.OBSERVED, "the program ran inside the boundary and ended (" + describe(d) + ")"
@@ -40,6 +44,31 @@ public final class LaunchEvidence {
                 + "; the launcher tore down every remaining process of the tree"
                 + (launch.teardownGroup() ? ", then the supervisor emptied the tree's cgroup (cgroup.kill)" : ""))));
         return out;
+    }
+
+    /**
+     * One DECISION record per canary the launcher saw denied (and the supervisor saw leave no trace): a denial
+     * by this launch's boundary, before the program ran, tied to the launch by its nonce.
+     */
+    private static void canaries(Launch launch, List<EvidenceRecord> out) {
+        Optional<CanaryWitness> witness = launch.canaries();
+        Optional<CanaryOutcome> outcome = launch.process().flatMap(p -> p.canary());
+        if (witness.isEmpty() || outcome.isEmpty()) {
+            return;
+        }
+        if (outcome.get() instanceof CanaryOutcome.Unavailable u) {
+            out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.UNMEASURED,
+                    "canaries could not run (" + u.why() + "): no denial was observed before execve"));
+            return;
+        }
+        CanaryOutcome.Ran ran = (CanaryOutcome.Ran) outcome.get();
+        for (Canaries.Kind k : witness.get().kinds()) {
+            if (ran.wasDenied(k.bit())) {
+                out.add(new EvidenceRecord(EvidenceKind.DECISION, Optional.of(k.domain()),
+                        ClaimTerm.DENIED_BEFORE_EXECUTION, "canary " + witness.get().nonce() + ": "
+                        + witness.get().attempt(k) + " was denied inside this launch's boundary before execve"));
+            }
+        }
     }
 
     private static String describe(ExitDisposition d) {
