@@ -232,6 +232,12 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
             refuse("malformed_record", "CANARY syscall %u", c->syscall_nr);
         break;
     }
+    case 0x55:
+        once(&seen[type], "DECISIONS");
+        need(len, 4, "DECISIONS");
+        p->has_decisions = 1;
+        p->decision_filter = u32(v);
+        break;
     case 0x60: {
         need(len, 4, "KEEP_FD");
         uint32_t fd = u32(v);
@@ -272,6 +278,8 @@ static void cross_check(struct plan *p) {
         refuse("inconsistent", "RELAY_TCP_PORT and RELAY_UDP_PORT need LOOPBACK_UP in a network namespace");
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
+    if (p->has_decisions && p->decision_filter >= p->nfilters)
+        refuse("inconsistent", "DECISIONS names filter %u of %zu", p->decision_filter, p->nfilters);
     if (p->has_signals && p->sig_target == SIG_TARGET_ALL && !(p->ns & NS_PID))
         refuse("inconsistent", "forwarding to ALL needs a pid namespace");
     /* NULL-terminate argv/envp for execve. */

@@ -53,6 +53,7 @@ struct plan {
     int drop_caps;
     uint32_t program_pid;
     struct canary canary;
+    int has_decisions; uint32_t decision_filter;
     int *keep; size_t nkeep;
     int has_signals; uint32_t sig_target; uint64_t sig_mask;
 };

@@ -31,6 +31,7 @@ public final class Lowerer {
     private final List<String> ownState;
     private final Optional<String> canaryRoot;
     private final CanaryChooser canaries;
+    private final java.util.function.Function<String, Optional<Integer>> numbers;
 
     /**
      * {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's;
@@ -44,10 +45,11 @@ public final class Lowerer {
         this.programs = new SeccompPrograms(facts, compiler);
         this.ownState = List.copyOf(ownState);
         this.canaryRoot = canaryRoot;
-        this.canaries = new CanaryChooser(n -> compiler.flatMap(c -> {
+        this.numbers = n -> compiler.flatMap(c -> {
             java.util.OptionalInt nr = c.resolve(n);
             return nr.isPresent() ? Optional.of(nr.getAsInt()) : Optional.empty();
-        }));
+        });
+        this.canaries = new CanaryChooser(numbers);
     }
 
     public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
@@ -111,6 +113,7 @@ public final class Lowerer {
         if (seccompRefusal.isPresent()) {
             return new Lowering.Refused(sc.owner, seccompRefusal.get());
         }
+        b.deniedCalls = DeniedCalls.of(sc, numbers);
         // Without root, dropping the bounding set (and every namespace) needs a user namespace of our own.
         if (!facts.root()) {
             b.namespaces.add(Namespace.USER);

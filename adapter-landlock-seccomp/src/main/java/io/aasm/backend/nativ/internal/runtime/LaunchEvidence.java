@@ -1,6 +1,8 @@
 package io.aasm.backend.nativ.internal.runtime;
 
 import io.aasm.backend.nativ.internal.launcher.CanaryOutcome;
+import io.aasm.backend.nativ.internal.launcher.RecordedDecisions;
+import io.aasm.backend.nativ.internal.lower.DeniedCalls;
 import io.aasm.backend.nativ.internal.launcher.StartOutcome;
 import io.aasm.backend.nativ.internal.lower.Canaries;
 import io.aasm.ports.backend.ExitDisposition;
@@ -9,8 +11,12 @@ import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * What the backend can show about a launch: CONFIGURED (what the plan installs), INSTALLED (the
@@ -38,6 +44,7 @@ public final class LaunchEvidence {
                     EvidenceKind.INSTALLED, Optional.empty(), ClaimTerm.OBSERVED, "descriptor inventory: " + inv)));
             canaries(launch, out);
         }
+        launch.process().flatMap(p -> p.decisions()).ifPresent(d -> decisions(launch, d, out));
         launch.disposition().ifPresent(d -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(),
                 ClaimTerm.OBSERVED, "the program ran inside the boundary and ended (" + describe(d) + ")"
                 + (launch.deadlineHit() ? "; wall-clock deadline reached, whole tree killed" : "")
@@ -69,6 +76,37 @@ public final class LaunchEvidence {
                         + witness.get().attempt(k) + " was denied inside this launch's boundary before execve"));
             }
         }
+    }
+
+    /**
+     * The calls the launch's seccomp program denied while the program ran, as the launcher's init answered
+     * them: one DECISION record per domain they speak for (counts per call and the latest ones), and one for
+     * the run when they belong to no stated domain (the hardening baseline).
+     */
+    private static void decisions(Launch launch, RecordedDecisions d, List<EvidenceRecord> out) {
+        if (d.unavailable().isPresent()) {
+            out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.UNMEASURED,
+                    "denials during the run were not recorded: " + d.unavailable().get()));
+            return;
+        }
+        DeniedCalls calls = launch.plan().deniedCalls();
+        Map<Optional<CapabilityDomain>, Map<String, Long>> byDomain = new LinkedHashMap<>();
+        d.counts().forEach((nr, n) -> {
+            DeniedCalls.Call c = calls.call(nr);
+            byDomain.computeIfAbsent(c.domain(), k -> new TreeMap<>()).merge(c.name(), n, Long::sum);
+        });
+        byDomain.forEach((domain, counts) -> {
+            long total = counts.values().stream().mapToLong(Long::longValue).sum();
+            String latest = d.latest().stream().filter(s -> calls.call(s.nr()).domain().equals(domain))
+                    .reduce((a, b) -> b).map(s -> "; latest: " + calls.call(s.nr()).name() + "(" + s.a0() + ", "
+                            + s.a1() + ", " + s.a2() + ") by pid " + s.pid()).orElse("");
+            String what = counts.entrySet().stream().map(e -> e.getKey() + " x" + e.getValue())
+                    .collect(Collectors.joining(", "));
+            out.add(new EvidenceRecord(EvidenceKind.DECISION, domain, domain.isPresent()
+                    ? ClaimTerm.DENIED_BEFORE_EXECUTION : ClaimTerm.OBSERVED, total + " call(s) denied during the run"
+                    + (domain.isPresent() ? "" : " by the hardening baseline") + ", each answered EPERM by the "
+                    + "launcher before it executed: " + what + latest));
+        });
     }
 
     private static String describe(ExitDisposition d) {

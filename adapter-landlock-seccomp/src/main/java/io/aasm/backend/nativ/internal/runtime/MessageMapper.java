@@ -72,6 +72,9 @@ public final class MessageMapper {
         // The launcher seals every inherited descriptor not listed here, stdio included.
         m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));
+        if (plan.seccomp().size() > 1) {
+            m.decisions(1); // the launch's own program (the baseline, first, answers for itself)
+        }
         m.signals(plan.namespaces().contains(NativePlan.Namespace.PID) ? PlanRecord.SignalTarget.ALL
                 : PlanRecord.SignalTarget.GROUP, SIGHUP, SIGINT, SIGQUIT, SIGTERM);
         return m.build();
