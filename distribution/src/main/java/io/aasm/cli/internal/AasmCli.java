@@ -17,9 +17,8 @@ final class AasmCli {
     private static final Map<String, Function<Invocation, CommandLine>> BRANCHES = new LinkedHashMap<>();
 
     static {
-        BRANCHES.put("run", inv -> {
-            return new CommandLine(new Commands.Run()).addSubcommand(new ExecCommand(inv));
-        });
+        BRANCHES.put("run", inv -> new CommandLine(new Commands.Run()).addSubcommand(
+                new CommandLine(new ExecCommand(inv), ExecCommand.factory(inv.reportFormats()))));
         BRANCHES.put("backends", inv -> new CommandLine(new Commands.Backends(inv)));
         BRANCHES.put("probe", inv -> new CommandLine(new Commands.Probe(inv)));
         BRANCHES.put("policy", inv -> new CommandLine(new Commands.Policy())

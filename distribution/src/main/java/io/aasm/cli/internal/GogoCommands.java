@@ -3,9 +3,11 @@ package io.aasm.cli.internal;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.report.ReportRenderer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.osgi.framework.BundleContext;
@@ -14,6 +16,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The Gogo face: {@code aasm:run}, {@code aasm:backends}, {@code aasm:probe}, {@code aasm:policy},
@@ -35,6 +38,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public final class GogoCommands {
     private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
     private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
+    private final ReportFormats formats = new ReportFormats();
     private final FaceSettings settings;
     private volatile int lastStatus;
 
@@ -59,6 +63,17 @@ public final class GogoCommands {
 
     void unbindSuite(ConformanceSuite s) {
         suite.unbind(s);
+    }
+
+    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        formats.bind(renderer, props);
+    }
+
+    void unbindRenderer(ReportRenderer renderer) {
+        formats.unbind(renderer);
     }
 
     public void run(String... args) {
@@ -101,6 +116,6 @@ public final class GogoCommands {
                 System.in, System.out, System.err, new Stdio.Inherit(),
                 new CommandInvocation.Caller(CommandInvocation.Face.SHELL, ProcessHandle.current().pid(), -1),
                 new AtomicInteger(), new AtomicReference<>(), List.of());
-        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite));
+        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats));
     }
 }

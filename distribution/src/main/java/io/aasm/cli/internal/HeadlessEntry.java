@@ -2,6 +2,7 @@ package io.aasm.cli.internal;
 
 import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.report.ReportRenderer;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 import org.osgi.framework.BundleContext;
@@ -10,6 +11,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The command layer's entry for whoever is not a shell: the resident kernel's connections call it as a
@@ -22,6 +24,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, CommandEntry {
     private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
     private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
+    private final ReportFormats formats = new ReportFormats();
     private final FaceSettings settings;
 
     @Activate
@@ -47,6 +50,17 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
         suite.unbind(s);
     }
 
+    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        formats.bind(renderer, props);
+    }
+
+    void unbindRenderer(ReportRenderer renderer) {
+        formats.unbind(renderer);
+    }
+
     @Override
     public int applyAsInt(Map<String, Object> call) {
         return execute(LauncherCall.read(call));
@@ -54,6 +68,6 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
 
     @Override
     public int execute(CommandInvocation call) {
-        return AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite));
+        return AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats));
     }
 }

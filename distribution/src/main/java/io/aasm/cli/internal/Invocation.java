@@ -10,11 +10,14 @@ final class Invocation {
     private final CliIo io;
     private final ServiceGate<IsolationKernel> kernel;
     private final ServiceGate<ConformanceSuite> suite;
+    private final ReportFormats formats;
 
-    Invocation(CliIo io, ServiceGate<IsolationKernel> kernel, ServiceGate<ConformanceSuite> suite) {
+    Invocation(CliIo io, ServiceGate<IsolationKernel> kernel, ServiceGate<ConformanceSuite> suite,
+            ReportFormats formats) {
         this.io = io;
         this.kernel = kernel;
         this.suite = suite;
+        this.formats = formats;
     }
 
     CliIo io() {
@@ -31,9 +34,14 @@ final class Invocation {
         return await(suite, "the conformance suite service", "is bundle/conformance.jar installed?");
     }
 
+    /** The report formats installed in this framework now (the {@code --report} choices). */
+    ReportFormats reportFormats() {
+        return formats;
+    }
+
     ReportRenderer renderer(String format) {
         return kernel().renderer(format).orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
-                "no `" + format + "` report renderer is installed; nothing was launched"));
+                "no `" + format + "` report renderer is installed (" + formats.describe() + ")"));
     }
 
     private <T> T await(ServiceGate<T> gate, String what, String hint) {

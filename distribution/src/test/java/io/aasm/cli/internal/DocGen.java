@@ -1,6 +1,9 @@
 package io.aasm.cli.internal;
 
 import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ReportFormatName;
+import io.aasm.ports.report.ReportRenderer;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +40,7 @@ public final class DocGen {
         String version = args[1];
         Path work = Path.of(args[2]);
         CommandLine tree = AasmCli.tree(new Invocation(new CliIo(nothing(), new FaceSettings(Optional.empty(), version,
-                List.of(), 0, Optional.empty())), new ServiceGate<>(), new ServiceGate<>()));
+                List.of(), 0, Optional.empty())), new ServiceGate<>(), new ServiceGate<>(), shippedFormats()));
         Path completion = Files.createDirectories(dist.resolve("completion"));
         Files.writeString(completion.resolve("aasm.bash"), AutoComplete.bash("aasm", tree), StandardCharsets.UTF_8);
 
@@ -59,5 +62,28 @@ public final class DocGen {
         return new CommandInvocation(List.of(), "/", Map.of(), InputStream.nullInputStream(), sink, sink,
                 new Stdio.Inherit(), new CommandInvocation.Caller(CommandInvocation.Face.CLI, 0, 0), new AtomicInteger(),
                 new AtomicReference<>(), List.of());
+    }
+
+    /**
+     * The report formats the distribution ships (adapter-report-text: text, kv; adapter-report-json:
+     * json), so the man page and completion list what an unmodified install offers; a running aasm lists
+     * what is installed then.
+     */
+    private static ReportFormats shippedFormats() {
+        ReportFormats formats = new ReportFormats();
+        for (String name : List.of("text", "kv", "json")) {
+            formats.bind(new ReportRenderer() {
+                @Override
+                public String format() {
+                    return name;
+                }
+
+                @Override
+                public String render(IsolationReport report) {
+                    throw new UnsupportedOperationException("documentation only");
+                }
+            }, Map.of(ReportFormatName.PROPERTY, name));
+        }
+        return formats;
     }
 }
