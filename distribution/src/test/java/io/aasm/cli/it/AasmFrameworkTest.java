@@ -107,7 +107,8 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
+        // the order this framework was configured with (aasm.auto.walk above), then the rest
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm (then other"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 
