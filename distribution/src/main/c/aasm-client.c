@@ -14,6 +14,7 @@
  *   client   'S' signo:u8                       a signal the client received (INT, TERM, HUP, WINCH)
  *   kernel   'X' status:i32                     the command's exit status (last frame)
  *            'E' len:u32 text                   refused (exit 125)
+ *            'B' len:u32 text                   busy: at a bound of the kernel, try again (exit 75)
  *            'I' len:u32 text                   answer to 'Q'/'T'
  *            'F' len:u32 text                   not mine to serve: run cold (text says why): another
  *                                               installation's client, or a caller inside a boundary
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #define FAILED_BEFORE_START 125
+#define TRY_AGAIN 75 /* sysexits.h EX_TEMPFAIL */
 #define MAX_PAYLOAD (4u << 20)
 
 extern char **environ;
@@ -162,19 +164,21 @@ static void put_str(char **buf, size_t *len, size_t *cap, const char *s) {
     *len += n;
 }
 
-static void write_all(int fd, const void *p, size_t n) {
+/* 0, or -1 when the kernel stopped reading (it may have answered first: the caller reads that answer). */
+static int write_all(int fd, const void *p, size_t n) {
     const char *c = p;
     while (n > 0) {
-        ssize_t w = write(fd, c, n);
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR) {
             continue;
         }
         if (w <= 0) {
-            die("writing to the resident kernel");
+            return -1;
         }
         c += w;
         n -= (size_t) w;
     }
+    return 0;
 }
 
 static int read_full(int fd, void *p, size_t n) {
@@ -261,7 +265,8 @@ static int stdio_fd(int fd, struct relay *rel) {
     return p[1];
 }
 
-static void send_request(int sock, char **argv, int argc, const int fds[3]) {
+/* 0 when the whole request went out; -1 (errno set) when the kernel closed first. */
+static int send_request(int sock, char **argv, int argc, const int fds[3]) {
     size_t cap = 65536, len = 9;
     char *buf = malloc(cap);
     char num[32], cwd[PATH_MAX];
@@ -317,11 +322,11 @@ static void send_request(int sock, char **argv, int argc, const int fds[3]) {
     ssize_t sent;
     while ((sent = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
-    if (sent != 1) {
-        die("sending the request to the resident kernel");
-    }
-    write_all(sock, buf + 1, len - 1);
+    int rc = sent == 1 ? write_all(sock, buf + 1, len - 1) : -1;
+    int saved = errno;
     free(buf);
+    errno = saved;
+    return rc;
 }
 
 static void on_signal(int sig) {
@@ -335,7 +340,8 @@ static void on_signal(int sig) {
 
 #define RUN_COLD (-1)
 
-static int serve(int sock) {
+/* send_errno: why the request could not be sent in full (0: it was); said when no answer explains it. */
+static int serve(int sock, int send_errno) {
     struct pollfd p[2] = {{.fd = sock, .events = POLLIN}, {.fd = sigpipe_fds[0], .events = POLLIN}};
     for (;;) {
         if (poll(p, 2, -1) < 0) {
@@ -356,6 +362,11 @@ static int serve(int sock) {
         if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             unsigned char kind;
             if (read_full(sock, &kind, 1) < 0) {
+                if (send_errno != 0) {
+                    fprintf(stderr, "aasm: resident client: sending the request to the resident kernel: %s\n",
+                            strerror(send_errno));
+                    return FAILED_BEFORE_START;
+                }
                 fprintf(stderr, "aasm: the resident kernel closed the connection before the program's status arrived\n");
                 return FAILED_BEFORE_START;
             }
@@ -368,7 +379,7 @@ static int serve(int sock) {
             if (kind == 'X') {
                 return (int) v;
             }
-            if (kind == 'E' || kind == 'I' || kind == 'F') {
+            if (kind == 'E' || kind == 'I' || kind == 'F' || kind == 'B') {
                 char *text = malloc((size_t) v + 1);
                 if (!text || v > MAX_PAYLOAD || read_full(sock, text, v) < 0) {
                     fprintf(stderr, "aasm: truncated frame from the resident kernel\n");
@@ -379,7 +390,7 @@ static int serve(int sock) {
                 if (kind == 'F') {
                     return RUN_COLD;
                 }
-                return kind == 'E' ? FAILED_BEFORE_START : 0;
+                return kind == 'E' ? FAILED_BEFORE_START : kind == 'B' ? TRY_AGAIN : 0;
             }
             fprintf(stderr, "aasm: unknown frame 0x%02x from the resident kernel\n", kind);
             return FAILED_BEFORE_START;
@@ -477,13 +488,13 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; i++) {
         fds[i] = stdio_fd(i, &rel[i]);
     }
-    send_request(sock, argv, argc, fds);
+    int send_errno = send_request(sock, argv, argc, fds) == 0 ? 0 : errno;
     for (int i = 0; i < 3; i++) {
         if (fds[i] != i) {
             close(fds[i]); /* only the kernel's copy stays, so a relayed stream ends when the program's does */
         }
     }
-    int status = serve(sock);
+    int status = serve(sock, send_errno);
     close(sock);
     if (status == RUN_COLD) {
         run_cold(argv); /* nothing ran: the descriptors were never used */

@@ -32,11 +32,15 @@ final class DaemonClient {
                 return Optional.empty(); // refused: a stale socket; `daemon start` replaces it
             }
             ByteBuffer request = ByteBuffer.wrap(Frames.request(kind, new byte[0]));
-            while (request.hasRemaining()) {
-                ch.write(request);
+            try {
+                while (request.hasRemaining()) {
+                    ch.write(request);
+                }
+            } catch (IOException e) {
+                // a kernel at its connection bound answers before it reads, and closes: its answer says why
             }
             Frames.Answer a = Frames.answer((b, off, len) -> ch.read(ByteBuffer.wrap(b, off, len)));
-            if (a.kind() == Frames.ERROR) {
+            if (a.kind() == Frames.ERROR || a.kind() == Frames.BUSY) {
                 throw new IOException(a.text());
             }
             if (a.kind() != Frames.INFO) {

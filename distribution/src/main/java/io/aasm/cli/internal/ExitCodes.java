@@ -14,6 +14,11 @@ final class ExitCodes {
     static final int NOT_RUNNING = 3;
     /** sysexits.h EX_IOERR: the program ran and exited 0, but the --report-file could not be written. */
     static final int REPORT_NOT_WRITTEN = 74;
+    /**
+     * sysexits.h EX_TEMPFAIL: the resident kernel is at a bound (connections, launch queue); nothing ran,
+     * try again. Said by bin/aasm-client on the kernel's {@code B} answer (docs/resident.md, "Bounds").
+     */
+    static final int TRY_AGAIN = 75;
     static final int FAILED_BEFORE_START = 125;
     static final int NOT_EXECUTABLE = 126;
     static final int NOT_FOUND = 127;
@@ -31,6 +36,7 @@ final class ExitCodes {
         t.put("3", "daemon status: no resident kernel is running");
         t.put("74", "run exec: the program exited 0 but the --report-file could not be written (a failing program"
                 + " keeps its own status)");
+        t.put("75", "the resident kernel is at a bound (connections, launch queue); nothing ran: try again later");
         t.put("125", "aasm refused or failed before the program started (refusal, bad policy, backend error;"
                 + " also when the report of a program that never ran could not be written)");
         t.put("126", "the program could not be executed");

@@ -125,6 +125,9 @@ class ResidentIT {
             String rawOut = Files.readString(dir.resolve("raw"));
             assertTrue(rawOut.contains("refused a connection from uid 65534"), rawOut);
             assertFalse(Files.exists(marker), "a refused peer's program ran");
+            String requests = Files.readString(k.runtimeDir.resolve("aasm-requests.log"));
+            assertTrue(requests.lines().anyMatch(l -> l.contains("\"event\":\"refused\",\"reason\":\"other_uid\"")
+                    && l.contains("\"uid\":65534")), requests);
             Aasm.Result control = Aasm.run(Aasm.DIST, open, k.env(), "run", "exec", "--isolation", "none", "--",
                     "/bin/sh", "-c", "touch " + marker);
             assertEquals(0, control.exit(), control.toString());
@@ -167,6 +170,28 @@ class ResidentIT {
             }
             assertFalse(m.isAlive(), isolation + ": the confined tree outlived its killed client (pid " + m.pid() + ")");
         }
+    }
+
+    /**
+     * A hundred thousand arguments (issue 13: 21.6 s in picocli and 4.2 GB) are refused by count at the
+     * default limit before anything parses them; the control, ten thousand, runs.
+     */
+    @Test
+    void aHundredThousandArgumentsAreRefusedByCountBeforeParsing(@TempDir Path dir) throws Exception {
+        Path marker = dir.resolve("ran");
+        List<String> args = new ArrayList<>(List.of(Aasm.DIST.resolve("bin/aasm-client").toString(), "run", "exec",
+                "--isolation", "none", "--", "/bin/sh", "-c", "touch " + marker, "sh"));
+        while (args.size() < 100_001) {
+            args.add("x");
+        }
+        Aasm.Result refused = Aasm.command(dir, kernel.env(), args);
+        assertEquals(125, refused.exit(), refused.toString());
+        assertTrue(refused.err().contains("too many arguments: 100000, at most 10000 (aasm.resident.max.args)"),
+                refused.toString());
+        assertFalse(Files.exists(marker), "a refused request ran");
+        Aasm.Result control = Aasm.command(dir, kernel.env(), args.subList(0, 10_001));
+        assertEquals(0, control.exit(), control.toString());
+        assertTrue(Files.exists(marker), control.toString());
     }
 
     @Test

@@ -1,21 +1,12 @@
 package io.aasm.cli.internal.resident;
 
 import io.aasm.cli.internal.CommandEntry;
-import io.aasm.cli.internal.CommandInvocation;
-import io.aasm.cli.internal.wire.ByteSource;
 import io.aasm.cli.internal.wire.FrameException;
 import io.aasm.cli.internal.wire.Frames;
-import io.aasm.ports.backend.Stdio;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntConsumer;
 
 /**
  * One client connection: checks the peer's uid, identifies whether the peer runs inside a boundary
@@ -24,7 +15,8 @@ import java.util.function.IntConsumer;
  * environment, working directory and streams, and sends the exit status. A second thread reads the
  * client's signal frames; the end of the connection before the status was sent means the client is
  * gone, and the confined tree goes too. A malformed request is answered {@code E} with what is wrong,
- * and nothing runs.
+ * and nothing runs. A run request is served by {@link RunRequest}; whatever comes of the connection is
+ * one line of the {@link RequestLog}, written when it closes.
  *
  * <p>A confined caller never gets a launch from this kernel, which runs outside its boundary: its run
  * is answered {@code F} (the client then runs the cold path, whose JVM stays inside the caller's own
@@ -34,16 +26,17 @@ final class Connection implements Runnable {
     private final int fd;
     private final Server server;
     private final ExecutorService pool;
-    private final ByteSource source;
     // the signal reader must be off the socket before its descriptor number can be closed and reused
     private final CountDownLatch readerDone = new CountDownLatch(1);
+    private final long acceptedNanos;
+    private final RequestLog.Entry entry = new RequestLog.Entry();
     private volatile boolean readerStarted;
 
-    Connection(int fd, Server server, ExecutorService pool) {
+    Connection(int fd, Server server, ExecutorService pool, long acceptedNanos) {
         this.fd = fd;
         this.server = server;
         this.pool = pool;
-        this.source = (b, off, len) -> UnixSockets.read(fd, b, off, len);
+        this.acceptedNanos = acceptedNanos;
     }
 
     /** What a connection needs from the server that accepted it. */
@@ -66,6 +59,13 @@ final class Connection implements Runnable {
 
         /** One line on the kernel's log (its stderr). */
         void log(String line);
+
+        ResidentLimits limits();
+
+        Admission admission();
+
+        /** The one-JSON-line-per-request log. */
+        RequestLog requests();
     }
 
     @Override
@@ -73,30 +73,43 @@ final class Connection implements Runnable {
         int[] fds = new int[0];
         try {
             int[] peer = UnixSockets.peer(fd);
+            entry.put("pid", peer[0]).put("uid", peer[1]);
             if (peer[1] != server.uid()) {
                 // never read what such a peer sent: its descriptors are discarded with the connection
+                outcome("refused", "other_uid");
                 send(Frames.text(Frames.ERROR, "aasm: the resident kernel at " + server.socketPath() + " serves uid "
                         + server.uid() + " only; refused a connection from uid " + peer[1]));
                 return;
             }
             CallerVerdict caller = server.identify(fd, peer[0]);
-            UnixSockets.Received first = UnixSockets.receiveFirst(fd, 3);
+            RequestReader in = new RequestReader(fd, acceptedNanos, server.limits().requestTimeoutMs());
+            UnixSockets.Received first = in.first(3);
             fds = first.fds();
-            Frames.RequestHead head = Frames.requestHead(first.firstByte(), source);
-            byte[] payload = Frames.payload(head, source);
+            Frames.RequestHead head = Frames.requestHead(first.firstByte(), in, server.limits().maxRequestBytes());
+            entry.put("kind", String.valueOf((char) head.kind())).put("bytes", head.length());
+            byte[] payload = Frames.payload(head, in);
             if (caller.confined()) {
                 answerConfined(head.kind(), caller);
                 return;
             }
             switch (head.kind()) {
-                case Frames.STATUS -> send(Frames.text(Frames.INFO, server.status()));
+                case Frames.STATUS -> {
+                    outcome("accepted", null);
+                    send(Frames.text(Frames.INFO, server.status()));
+                }
                 case Frames.STOP -> {
+                    outcome("accepted", null);
                     send(Frames.text(Frames.INFO, "aasm: stopping the resident kernel (" + server.status() + ")"));
                     server.stopSoon();
                 }
-                default -> runCommand(payload, fds, peer);
+                default -> new RunRequest(fd, server, entry, this::startReader).serve(payload, fds, peer);
             }
-        } catch (FrameException | IOException | RuntimeException e) {
+        } catch (FrameException e) {
+            malformed(e);
+        } catch (RequestReader.Late e) {
+            malformed(e.frame());
+        } catch (IOException | RuntimeException e) {
+            outcome("failed", "io");
             refuse("aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
         } finally {
             for (int d : fds) {
@@ -111,7 +124,18 @@ final class Connection implements Runnable {
                 }
             }
             UnixSockets.closeQuietly(fd);
+            server.requests().write(entry.put("ms", (System.nanoTime() - acceptedNanos) / 1_000_000L));
         }
+    }
+
+    private void malformed(FrameException e) {
+        outcome("malformed", e.reason());
+        refuse("aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
+    }
+
+    /** The request's outcome on its log line: set once, by whichever path decides it. */
+    private void outcome(String event, String reason) {
+        entry.outcome(event, reason);
     }
 
     /** Run: cold, inside the caller's own boundary. Stop and status: refused. Each decision is logged. */
@@ -119,65 +143,34 @@ final class Connection implements Runnable {
         String inside = "a caller inside a boundary the kernel is not in (pid " + caller.pid() + ": " + caller.why() + ")";
         switch (kind) {
             case Frames.RUN -> {
+                outcome("cold", "confined_caller");
                 server.log("run request from " + inside + " answered cold");
                 send(Frames.text(Frames.COLD, "aasm: the resident kernel does not launch for " + inside
                         + "; running cold, inside the caller's own boundary"));
             }
             case Frames.STOP -> {
+                outcome("refused", "confined_caller");
                 server.log("stop request from " + inside + " refused");
                 send(Frames.text(Frames.ERROR, "aasm: the resident kernel refuses to stop for " + inside));
             }
             default -> {
+                outcome("refused", "confined_caller");
                 server.log("status request from " + inside + " refused");
                 send(Frames.text(Frames.ERROR, "aasm: the resident kernel does not answer status requests from " + inside));
             }
         }
     }
 
-    private void runCommand(byte[] payload, int[] fds, int[] peer) throws IOException {
-        if (fds.length != 3) {
-            refuse("aasm: the client sent " + fds.length + " descriptors instead of stdin, stdout and stderr;"
-                    + " nothing was launched");
-            return;
-        }
-        Request req;
-        try {
-            req = Request.parse(payload);
-        } catch (IllegalArgumentException e) {
-            refuse("aasm: malformed client request: " + e.getMessage() + "; nothing was launched");
-            return;
-        }
-        if (server.home() != null && !server.home().equals(req.home())) {
-            // another installation's client: its bundles and conf/ are not what this kernel runs
-            send(Frames.text(Frames.COLD, "aasm: the resident kernel at " + server.socketPath() + " serves "
-                    + server.home() + ", not " + req.home() + "; running cold"));
-            return;
-        }
-        AtomicInteger firstSignal = new AtomicInteger();
-        AtomicReference<IntConsumer> onSignal = new AtomicReference<>();
-        AtomicInteger done = new AtomicInteger();
+    /** Starts the client's signal reader, which must be off the socket before the connection closes. */
+    private void startReader(Runnable relay) {
         readerStarted = true;
         pool.execute(() -> {
             try {
-                new SignalRelay(fd, firstSignal, onSignal, done).run();
+                relay.run();
             } finally {
                 readerDone.countDown();
             }
         });
-        PrintStream out = new PrintStream(new BufferedOutputStream(new FdOutputStream(fds[1]), 8192), true);
-        PrintStream err = new PrintStream(new BufferedOutputStream(new FdOutputStream(fds[2]), 8192), true);
-        int status;
-        try {
-            status = server.entry().execute(new CommandInvocation(req.args(), req.cwd(), req.env(),
-                    new FdInputStream(fds[0]), out, err, new Stdio.Descriptors(fds[0], fds[1], fds[2]),
-                    new CommandInvocation.Caller(CommandInvocation.Face.RESIDENT, peer[0], peer[1]),
-                    firstSignal, onSignal, List.of()));
-        } finally {
-            out.flush();
-            err.flush();
-            done.set(1);
-        }
-        send(Frames.exit(status));
     }
 
     /** An {@code E} answer, if the client still listens; the connection closes after it either way. */

@@ -44,6 +44,8 @@ interface Libc extends Library {
 
     long read(int fd, byte[] buf, long count);
 
+    long read(int fd, Pointer buf, long count);
+
     long write(int fd, byte[] buf, long count);
 
     int shutdown(int fd, int how);

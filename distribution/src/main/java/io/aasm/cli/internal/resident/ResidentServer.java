@@ -12,8 +12,10 @@ import java.time.Instant;
 import io.aasm.cli.internal.CommandEntry;
 import io.aasm.cli.internal.wire.DaemonStatus;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import io.aasm.cli.internal.wire.Frames;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.osgi.framework.BundleContext;
@@ -28,7 +30,8 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * The resident kernel's socket. Active only in a framework started by {@code aasm daemon run} (framework
  * property {@code aasm.resident.socket}); every other face leaves it idle. Serves each connection on its
- * own thread of a cached pool, so a slow or hung client never holds up another.
+ * own thread of a bounded pool, so a slow or hung client never holds up another, and never more
+ * connections, launches or threads than {@link ResidentLimits} allow.
  *
  * <p>Start-up order matters for safety: the lock file next to the socket is taken first (one kernel per
  * socket), then a socket file nobody listens on is removed as stale, then the new socket is bound and
@@ -47,12 +50,11 @@ public final class ResidentServer implements Connection.Server {
     private final int uid;
     private final Instant started = Instant.now();
     private final AtomicLong served = new AtomicLong();
-    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "aasm-resident-connection");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ResidentLimits limits;
+    private final Admission admission;
+    private final ThreadPoolExecutor pool;
     private final CallerJudge judge;
+    private RequestLog requests;
     private volatile int listener = -1;
     private volatile ServiceRegistration<?> listening;
     private FileChannel lockChannel;
@@ -67,6 +69,15 @@ public final class ResidentServer implements Connection.Server {
         // an idle server (every face but `daemon run`) must not even load the native library
         this.uid = path == null ? -1 : Libc.C.geteuid();
         this.judge = new CallerJudge(Path.of("/proc"), ProcessHandle.current().pid());
+        this.limits = ResidentLimits.from(ctx::getProperty);
+        this.admission = new Admission(limits);
+        // bounded: a connection slot is taken before a connection gets a thread, so this never refuses work
+        this.pool = new ThreadPoolExecutor(0, limits.maxConnectionThreads(), 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "aasm-resident-connection");
+                    t.setDaemon(true);
+                    return t;
+                });
         if (path != null) {
             open();
         }
@@ -85,11 +96,12 @@ public final class ResidentServer implements Connection.Server {
             Files.delete(sock);
             log0("replaced a stale socket at " + path);
         }
+        requests = new RequestLog(sock.resolveSibling("aasm-requests.log"), limits, ResidentServer::log0);
         listener = UnixSockets.listen(path);
         Thread acceptor = new Thread(this::acceptLoop, "aasm-resident-accept");
         acceptor.setDaemon(true);
         acceptor.start();
-        log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
+        log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + "; " + limits + ")");
         Supplier<String> status = this::status;
         listening = ctx.registerService(Supplier.class, status, FrameworkUtil.asDictionary(Map.of(LISTENING, "listening")));
     }
@@ -101,13 +113,47 @@ public final class ResidentServer implements Connection.Server {
             if (fd < 0) {
                 return;
             }
+            long accepted = System.nanoTime();
             served.incrementAndGet();
+            if (!admission.tryConnection()) {
+                refuseAtAccept(fd, accepted);
+                continue;
+            }
             try {
-                pool.execute(new Connection(fd, this, pool));
+                Connection c = new Connection(fd, this, pool, accepted);
+                pool.execute(() -> {
+                    try {
+                        c.run();
+                    } finally {
+                        admission.releaseConnection();
+                    }
+                });
             } catch (RuntimeException e) {
+                admission.releaseConnection();
                 UnixSockets.closeQuietly(fd);
+                log0("dropped a connection: " + e);
             }
         }
+    }
+
+    /**
+     * Over the connection bound: a {@code B} answer and the end of the connection, from this thread (a
+     * fresh socket's send buffer takes the short frame without blocking); its request is never read.
+     */
+    private void refuseAtAccept(int fd, long accepted) {
+        RequestLog.Entry e = new RequestLog.Entry().outcome("refused", "max_connections");
+        try {
+            int[] peer = UnixSockets.peer(fd);
+            e.put("pid", peer[0]).put("uid", peer[1]);
+            byte[] busy = Frames.text(Frames.BUSY, admission.connectionsRefusal());
+            Libc.C.write(fd, busy, busy.length);
+        } catch (IOException | RuntimeException ex) {
+            // the peer is gone already; the refusal is logged all the same
+        } finally {
+            UnixSockets.closeQuietly(fd);
+        }
+        requests.write(e.put("ms", (System.nanoTime() - accepted) / 1_000_000L));
+        log0("refused a connection: at most " + limits.maxConnections() + " at once (aasm.resident.max.connections)");
     }
 
     @Deactivate
@@ -133,6 +179,9 @@ public final class ResidentServer implements Connection.Server {
             }
         }
         pool.shutdownNow();
+        if (requests != null) {
+            requests.close();
+        }
         try {
             if (lock != null) {
                 lock.release();
@@ -179,6 +228,21 @@ public final class ResidentServer implements Connection.Server {
             return pin.stillLiving(pid) ? v : v.plus("it exited, or could not be pinned, while it was identified ("
                     + pin.how() + ")");
         }
+    }
+
+    @Override
+    public ResidentLimits limits() {
+        return limits;
+    }
+
+    @Override
+    public Admission admission() {
+        return admission;
+    }
+
+    @Override
+    public RequestLog requests() {
+        return requests;
     }
 
     @Override

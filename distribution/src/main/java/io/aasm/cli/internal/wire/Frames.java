@@ -2,6 +2,7 @@ package io.aasm.cli.internal.wire;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The resident kernel's wire format, version 1 (integers big-endian; {@code docs/resident.md}), spoken
@@ -12,11 +13,14 @@ import java.nio.charset.StandardCharsets;
  * request  "AASM" kind:u8 len:u32 payload   kind R run | Q status | T stop
  * client   'S' signo:u8                     a signal the client received
  * kernel   'X' status:i32                   exit status, last frame
- *          'E' | 'F' | 'I' len:u32 text     refused | run cold | information
+ *          'E' | 'F' | 'I' | 'B' len:u32 text   refused | run cold | information | busy (try later)
  * </pre>
  */
 public final class Frames {
+    /** The wire's own ceiling; the kernel's configured limit ({@code aasm.resident.max.request.bytes}) may be lower. */
     public static final int MAX_PAYLOAD = 4 << 20;
+    /** What a payload buffer starts at, whatever length was announced. */
+    public static final int FIRST_CHUNK = 64 << 10;
     public static final byte RUN = 'R';
     public static final byte STATUS = 'Q';
     public static final byte STOP = 'T';
@@ -25,6 +29,8 @@ public final class Frames {
     public static final byte ERROR = 'E';
     public static final byte COLD = 'F';
     public static final byte INFO = 'I';
+    /** Refused because the kernel is at a bound (connections, launch queue): try again later, exit 75. */
+    public static final byte BUSY = 'B';
     private static final byte[] MAGIC = {'A', 'A', 'S', 'M'};
 
     private Frames() {
@@ -43,30 +49,37 @@ public final class Frames {
      * carries the descriptors), or -1 for the end of the stream; the other eight come from {@code in}.
      */
     public static RequestHead requestHead(int first, ByteSource in) throws IOException, FrameException {
+        return requestHead(first, in, MAX_PAYLOAD);
+    }
+
+    /** As {@link #requestHead(int, ByteSource)}, refusing a payload above {@code maxPayload} bytes. */
+    public static RequestHead requestHead(int first, ByteSource in, int maxPayload) throws IOException, FrameException {
         if (first < 0) {
-            throw new FrameException("the connection closed before a request arrived");
+            throw new FrameException("closed", "the connection closed before a request arrived");
         }
         byte[] rest = new byte[8];
         readFully(in, rest, "request head");
         if (first != MAGIC[0] || rest[0] != MAGIC[1] || rest[1] != MAGIC[2] || rest[2] != MAGIC[3]) {
-            throw new FrameException("not an aasm client request (no AASM magic)");
+            throw new FrameException("no_magic", "not an aasm client request (no AASM magic)");
         }
         byte kind = rest[3];
         if (kind != RUN && kind != STATUS && kind != STOP) {
-            throw new FrameException("unknown request kind " + describe(kind));
+            throw new FrameException("unknown_kind", "unknown request kind " + describe(kind));
         }
         long len = u32(rest, 4);
-        if (len > MAX_PAYLOAD) {
-            throw new FrameException("request too large (" + len + " bytes, at most " + MAX_PAYLOAD + ")");
+        if (len > Math.min(maxPayload, MAX_PAYLOAD)) {
+            throw new FrameException("too_large", "request too large (" + len + " bytes, at most "
+                    + Math.min(maxPayload, MAX_PAYLOAD) + ")");
         }
         return new RequestHead(kind, (int) len);
     }
 
-    /** The payload a head announced. */
+    /**
+     * The payload a head announced. Memory grows with the bytes that actually arrive (at most twice
+     * those plus {@link #FIRST_CHUNK}), never with the length a peer merely announced.
+     */
     public static byte[] payload(RequestHead head, ByteSource in) throws IOException, FrameException {
-        byte[] p = new byte[head.length()];
-        readFully(in, p, "request payload");
-        return p;
+        return readAnnounced(in, head.length(), "request payload");
     }
 
     public static byte[] request(byte kind, byte[] payload) {
@@ -102,15 +115,14 @@ public final class Frames {
         if (kind == EXIT) {
             return new Answer(kind, (int) u32(head, 1), "");
         }
-        if (kind != ERROR && kind != COLD && kind != INFO) {
-            throw new FrameException("unknown answer kind " + describe(kind) + " from the resident kernel");
+        if (kind != ERROR && kind != COLD && kind != INFO && kind != BUSY) {
+            throw new FrameException("unknown_kind", "unknown answer kind " + describe(kind) + " from the resident kernel");
         }
         long len = u32(head, 1);
         if (len > MAX_PAYLOAD) {
-            throw new FrameException("answer too large (" + len + " bytes) from the resident kernel");
+            throw new FrameException("too_large", "answer too large (" + len + " bytes) from the resident kernel");
         }
-        byte[] text = new byte[(int) len];
-        readFully(in, text, "answer text");
+        byte[] text = readAnnounced(in, (int) len, "answer text");
         return new Answer(kind, 0, new String(text, StandardCharsets.UTF_8));
     }
 
@@ -119,11 +131,32 @@ public final class Frames {
         while (done < b.length) {
             int n = in.read(b, done, b.length - done);
             if (n < 0) {
-                throw new FrameException("truncated " + what + ": the connection closed after " + done + " of "
-                        + b.length + " bytes");
+                throw truncated(what, done, b.length);
             }
             done += n;
         }
+    }
+
+    /** {@code length} bytes into a buffer that doubles only once the bytes received have filled it. */
+    private static byte[] readAnnounced(ByteSource in, int length, String what) throws IOException, FrameException {
+        byte[] b = new byte[Math.min(length, FIRST_CHUNK)];
+        int done = 0;
+        while (done < length) {
+            if (done == b.length) {
+                b = Arrays.copyOf(b, (int) Math.min(length, 2L * b.length));
+            }
+            int n = in.read(b, done, b.length - done);
+            if (n < 0) {
+                throw truncated(what, done, length);
+            }
+            done += n;
+        }
+        return b;
+    }
+
+    private static FrameException truncated(String what, int done, int length) {
+        return new FrameException("truncated", "truncated " + what + ": the connection closed after " + done + " of "
+                + length + " bytes");
     }
 
     private static String describe(byte kind) {

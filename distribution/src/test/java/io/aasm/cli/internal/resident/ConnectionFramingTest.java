@@ -15,7 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +30,14 @@ class ConnectionFramingTest {
     private final List<CommandInvocation> calls = new CopyOnWriteArrayList<>();
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private final int[] pair = new int[2];
+    @TempDir
+    Path logDir;
+    private StubServer server;
+
+    @BeforeEach
+    void server() {
+        server = new StubServer(ResidentLimits.DEFAULTS);
+    }
 
     @AfterEach
     void close() {
@@ -93,7 +104,7 @@ class ConnectionFramingTest {
 
     private Future<?> serve() {
         assertEquals(0, Libc.C.socketpair(Libc.AF_UNIX, Libc.SOCK_STREAM | Libc.SOCK_CLOEXEC, 0, pair));
-        return pool.submit(new Connection(pair[1], new StubServer(), pool));
+        return pool.submit(new Connection(pair[1], server, pool, System.nanoTime()));
     }
 
     private void write(byte[] bytes) {
@@ -142,6 +153,31 @@ class ConnectionFramingTest {
 
     /** The server side a connection needs, without a socket file; the peer is never confined here. */
     private final class StubServer implements Connection.Server {
+        private final ResidentLimits limits;
+        private final Admission admission;
+        private final RequestLog requests;
+
+        StubServer(ResidentLimits limits) {
+            this.limits = limits;
+            this.admission = new Admission(limits);
+            this.requests = new RequestLog(logDir.resolve("aasm-requests.log"), limits, line -> { });
+        }
+
+        @Override
+        public ResidentLimits limits() {
+            return limits;
+        }
+
+        @Override
+        public Admission admission() {
+            return admission;
+        }
+
+        @Override
+        public RequestLog requests() {
+            return requests;
+        }
+
         @Override
         public int uid() {
             return Libc.C.geteuid();

@@ -3,6 +3,7 @@ package io.aasm.cli.internal.wire;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -87,5 +88,43 @@ class FramesTest {
         assertEquals("running pid=42 uptime=7s connections=3 socket=/run/user/1000/aasm.sock", s.line());
         assertEquals(java.util.Optional.of(s), DaemonStatus.parse(s.line()));
         assertEquals(java.util.Optional.empty(), DaemonStatus.parse("not running"));
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** Bytes allocated by this thread while reading {@code frame} (a refusal counts as read). */
+    private static long allocatedReading(byte[] frame) throws Exception {
+        ByteArrayInputStream in = new ByteArrayInputStream(frame);
+        long before = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+        try {
+            Frames.payload(Frames.requestHead(in.read(), in::read), in::read);
+        } catch (FrameException e) {
+            // truncated: what it cost is the point
+        }
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+    }
+
+    @Test
+    void memoryGrowsWithTheBytesReceivedNotWithTheLengthAnnounced() throws Exception {
+        byte[] full = Frames.request(Frames.RUN, new byte[4 << 20]);
+        byte[] announcedOnly = Arrays.copyOf(full, 9 + 10);
+        allocatedReading(announcedOnly); // warm: class loading and linking are not the reader's
+        long cut = allocatedReading(announcedOnly);
+        assertTrue(cut < 2 * Frames.FIRST_CHUNK, "10 bytes of an announced 4 MiB allocated " + cut);
+        // control: the same head with every byte sent is read, and that does cost the payload
+        long whole = allocatedReading(full);
+        assertTrue(whole >= 4 << 20, "a 4 MiB payload read in " + whole + " bytes?");
+    }
+
+    @Test
+    void theKernelsOwnLimitIsCheckedAtTheHead() throws Exception {
+        byte[] atLimit = Frames.request(Frames.STATUS, new byte[100]);
+        ByteArrayInputStream in = new ByteArrayInputStream(atLimit);
+        assertEquals(100, Frames.requestHead(in.read(), in::read, 100).length());
+        ByteArrayInputStream over = new ByteArrayInputStream(Frames.request(Frames.STATUS, new byte[101]));
+        FrameException e = assertThrows(FrameException.class, () -> Frames.requestHead(over.read(), over::read, 100));
+        assertEquals("too_large", e.reason());
+        assertEquals("request too large (101 bytes, at most 100)", e.getMessage());
     }
 }
