@@ -53,7 +53,8 @@ final class Admission {
      * {@code onQueued} is told once the request waits.
      */
     Slot enterLaunch(BooleanSupplier abandoned, Runnable onQueued) throws InterruptedException {
-        if (launches.tryAcquire()) {
+        // with a timeout (even 0) a fair semaphore does not let a newcomer pass the requests that wait
+        if (launches.tryAcquire(0, TimeUnit.MILLISECONDS)) {
             return Slot.GRANTED;
         }
         if (waiting.incrementAndGet() > limits.launchQueue()) {
