@@ -88,6 +88,24 @@ class ConnectionFramingTest {
         assertEquals(Libc.C.geteuid(), calls.get(0).caller().uid(), "the peer's uid as SO_PEERCRED gave it");
     }
 
+    @Test
+    void aHeadThenSilenceIsAnsweredAtTheDeadlineAndLogged() throws Exception {
+        ResidentLimits d = ResidentLimits.DEFAULTS;
+        server = new StubServer(new ResidentLimits(d.maxConnections(), d.maxLaunches(), d.launchQueue(),
+                d.maxRequestBytes(), 300, d.maxArgs(), d.maxEnv(), d.maxStringBytes(), d.logMaxBytes(), d.logFiles()));
+        Future<?> served = serve();
+        write(new byte[] {'A', 'A', 'S', 'M', 'R', 0, 0, 0, 10});
+        // no shutdown: the client stays connected and silent
+        Frames.Answer a = Frames.answer((b, off, len) -> UnixSockets.read(pair[0], b, off, len));
+        assertEquals(Frames.ERROR, a.kind(), a.text());
+        assertEquals("aasm: resident kernel: no complete request within 300 ms (aasm.resident.request.timeout.ms);"
+                + " nothing was launched", a.text());
+        served.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(), calls);
+        String log = java.nio.file.Files.readString(logDir.resolve("aasm-requests.log"));
+        assertTrue(log.contains("\"event\":\"malformed\",\"reason\":\"timeout\"") && log.contains("\"bytes\":10"), log);
+    }
+
     private void assertRefused(byte[] bytes, String expected) throws Exception {
         calls.clear();
         Future<?> served = serve();
