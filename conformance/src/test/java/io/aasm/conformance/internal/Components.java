@@ -3,6 +3,7 @@ package io.aasm.conformance.internal;
 import io.aasm.kernel.internal.service.KernelComponent;
 import io.aasm.kernel.internal.service.KernelConfig;
 import io.aasm.policy.yaml.internal.YamlPolicySource;
+import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.IsolationBackend;
 import java.lang.reflect.Proxy;
 import java.util.Map;
@@ -48,7 +49,7 @@ public final class Components {
     }
 
     static void bind(KernelComponent k, String id, IsolationBackend b) {
-        k.addBackend(b, Map.of("aasm.backend.id", id));
+        k.addBackend(b, Map.of(BackendId.NAME, id));
     }
 
     private static String cause(Throwable e) {

@@ -21,6 +21,7 @@ import java.util.function.ToIntFunction;
 import io.aasm.cli.launcher.resident.DaemonControl;
 import io.aasm.cli.launcher.resident.Resident;
 import io.aasm.cli.launcher.resident.ResidentPath;
+import io.aasm.ports.kernel.FrameworkProperties;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
@@ -32,7 +33,9 @@ import org.osgi.util.tracker.ServiceTracker;
  * the Gogo shell and FileInstall and returns when the shell stops the framework.
  *
  * <p>The entry service is looked up by JDK types only ({@code ToIntFunction<Map<String,Object>>} with
- * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle.
+ * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle. It names framework
+ * properties by the constants of {@code io.aasm.ports.kernel.FrameworkProperties}: compile-time constants,
+ * inlined by javac, so {@code ports} is on the launcher's compile path only, never on its class path.
  */
 public final class Main {
     static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
@@ -188,7 +191,7 @@ public final class Main {
         }
         c.put("felix.log.logger", logger);
         c.put("felix.log.level", String.valueOf(logger.getLogLevel()));
-        c.put("aasm.home", home.toString());
+        c.put(FrameworkProperties.HOME, home.toString());
         c.put("aasm.version", version);
         c.put("felix.fileinstall.dir", home.resolve("deploy").toString());
         c.put("felix.fileinstall.poll", "250");
@@ -206,7 +209,7 @@ public final class Main {
         for (String name : conf.stringPropertyNames()) {
             c.put(name, System.getProperty(name, conf.getProperty(name)));
         }
-        for (String name : List.of("aasm.auto.walk", "aasm.kernel.timeout.ms")) {
+        for (String name : List.of(FrameworkProperties.AUTO_WALK, "aasm.kernel.timeout.ms")) {
             if (System.getProperty(name) != null) {
                 c.put(name, System.getProperty(name));
             }
@@ -215,7 +218,7 @@ public final class Main {
     }
 
     static Path home() throws URISyntaxException {
-        String prop = System.getProperty("aasm.home");
+        String prop = System.getProperty(FrameworkProperties.HOME);
         if (prop != null) {
             return Paths.get(prop).toAbsolutePath().normalize();
         }

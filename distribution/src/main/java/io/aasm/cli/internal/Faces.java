@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.kernel.FrameworkProperties;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +15,7 @@ final class Faces {
     }
 
     static Optional<Path> home(BundleContext ctx) {
-        return Optional.ofNullable(ctx.getProperty("aasm.home")).map(Path::of);
+        return Optional.ofNullable(ctx.getProperty(FrameworkProperties.HOME)).map(Path::of);
     }
 
     static String version(BundleContext ctx) {
@@ -24,7 +25,7 @@ final class Faces {
 
     /** {@code aasm.protected.paths} (set by the launcher), split; empty when this framework has none. */
     static List<String> protectedPaths(BundleContext ctx) {
-        String v = ctx.getProperty("aasm.protected.paths");
+        String v = ctx.getProperty(FrameworkProperties.PROTECTED_PATHS);
         return v == null || v.isEmpty() ? List.of() : List.of(v.split(":"));
     }
 

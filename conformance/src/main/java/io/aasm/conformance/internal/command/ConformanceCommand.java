@@ -5,6 +5,7 @@ import io.aasm.conformance.internal.catalogue.Scenario;
 import io.aasm.conformance.internal.run.ResultWriter;
 import io.aasm.conformance.internal.run.SuiteResult;
 import io.aasm.conformance.internal.run.SuiteRunner;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ public final class ConformanceCommand {
 
     @Activate
     public ConformanceCommand(@Reference IsolationKernel kernel, BundleContext context) {
-        this(kernel, Optional.ofNullable(context.getProperty("aasm.home")).map(Path::of));
+        this(kernel, Optional.ofNullable(context.getProperty(FrameworkProperties.HOME)).map(Path::of));
     }
 
     public ConformanceCommand(IsolationKernel kernel) {

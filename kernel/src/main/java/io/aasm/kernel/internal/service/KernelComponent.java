@@ -3,10 +3,13 @@ package io.aasm.kernel.internal.service;
 import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.kernel.internal.selection.InstalledBackend;
 import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.ports.backend.BackendId;
+import io.aasm.ports.backend.BackendRanking;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
@@ -14,6 +17,7 @@ import io.aasm.ports.kernel.LaunchSession;
 import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicySource;
+import io.aasm.ports.report.ReportFormatName;
 import io.aasm.ports.report.ReportRenderer;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,13 +43,6 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = KernelConfig.class)
 public final class KernelComponent implements IsolationKernel {
 
-    static final String WALK_PROPERTY = "aasm.auto.walk";
-    /** Colon-separated absolute paths of the deployment's own state no launch may write (install, caches, runtime). */
-    static final String PROTECTED_PROPERTY = "aasm.protected.paths";
-    static final String BACKEND_ID = "aasm.backend.id";
-    static final String BACKEND_RANKING = "aasm.backend.ranking";
-    static final String FORMAT_NAME = "aasm.report.format.name";
-
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
     private final Launcher launcher = new Launcher();
@@ -68,8 +65,8 @@ public final class KernelComponent implements IsolationKernel {
 
     @Modified
     void modified(KernelConfig config) {
-        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(WALK_PROPERTY)), config.auto_walk());
-        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(PROTECTED_PROPERTY)), config.protected_paths());
+        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(FrameworkProperties.AUTO_WALK)), config.auto_walk());
+        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(FrameworkProperties.PROTECTED_PATHS)), config.protected_paths());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -99,7 +96,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     public synchronized void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
-        Object name = props.get(FORMAT_NAME);
+        Object name = props.get(ReportFormatName.NAME);
         String format = name != null ? name.toString()
                 : Guarded.call("format()", renderer::format) instanceof Guarded.Ok<String> ok ? ok.value() : "";
         List<Map.Entry<String, ReportRenderer>> next = new ArrayList<>(renderers);
@@ -176,7 +173,7 @@ public final class KernelComponent implements IsolationKernel {
     }
 
     private static String idOf(IsolationBackend backend, Map<String, Object> props) {
-        Object id = props.get(BACKEND_ID);
+        Object id = props.get(BackendId.NAME);
         if (id != null) {
             return id.toString();
         }
@@ -185,7 +182,7 @@ public final class KernelComponent implements IsolationKernel {
     }
 
     private static int rankingOf(Map<String, Object> props) {
-        Object r = props.get(BACKEND_RANKING);
+        Object r = props.get(BackendRanking.NAME);
         if (r instanceof Number n) {
             return n.intValue();
         }
