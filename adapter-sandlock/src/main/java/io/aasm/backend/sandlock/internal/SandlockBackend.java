@@ -1,6 +1,7 @@
 package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
+import io.aasm.backend.sandlock.internal.capability.OwnState;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
@@ -111,8 +112,8 @@ public final class SandlockBackend implements IsolationBackend {
     @Override
     public BackendPlan plan(ExecutionSpec spec) {
         BackendCapabilities base = capabilities();
-        BackendCapabilities caps = host.probes(false)
-                .map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown())).orElse(base);
+        BackendCapabilities caps = OwnState.narrow(host.probes(false)
+                .map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown())).orElse(base), spec);
         Map<CapabilityDomain, DomainLowering> lowered = spec.requirements().stream()
                 .collect(Collectors.toMap(ControlRequirement::domain, lowerer::lower, (first, later) -> later));
         return new SandlockPlan(caps, lowered, Descriptors.planned(host.probes(false)));
