@@ -108,9 +108,13 @@ public final class KernelComponent implements IsolationKernel {
         renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
     }
 
-    /** The property wins over configuration, as for the walk order; relative entries are dropped. */
+    /**
+     * The property (the deployment's own state, set by its launcher) and the configured paths together:
+     * configuration can add protected paths, never remove one. Relative entries are dropped.
+     */
     static List<String> protectedPaths(Optional<String> property, String[] configured) {
-        List<String> raw = property.map(p -> List.of(p.split(":"))).orElse(List.of(configured));
+        List<String> raw = new ArrayList<>(property.map(p -> List.of(p.split(":"))).orElse(List.of()));
+        raw.addAll(List.of(configured));
         return raw.stream().map(String::strip).filter(p -> p.startsWith("/")).distinct().toList();
     }
 
