@@ -39,8 +39,9 @@ import org.osgi.util.tracker.ServiceTracker;
  */
 public final class Main {
     static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
-    private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.", "org.apache.felix.fileinstall");
-    // the resident kernel keeps FileInstall (hot deploy) but has no console
+    // the one-shot CLI has no shell; its FileInstall watches conf/ only (deploy/ is read once, below)
+    private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.");
+    // the resident kernel keeps FileInstall (hot deploy, conf/ changes) but has no console
     private static final List<String> DAEMON_EXCLUDED = List.of("org.apache.felix.gogo.shell");
     private static final int FAILED_BEFORE_START = 125;
 
@@ -76,7 +77,7 @@ public final class Main {
             System.setProperty("jna.tmpdir", temp.sub("jna").toString());
             lease = CacheLease.acquire(cache, "felix-" + version + (shell ? "-shell-" : daemon ? "-daemon-" : "-cli-")
                     + Integer.toHexString(home.toString().hashCode()), temp);
-            Map<String, Object> config = config(home, version, lease, shell, logger);
+            Map<String, Object> config = config(home, version, lease, shell, shell || daemon, logger);
             Path sock = ResidentPath.socket();
             if (daemon) {
                 ResidentPath.prepareDirectory(sock);
@@ -92,6 +93,8 @@ public final class Main {
             }
             // after conf/framework.properties: these describe this process and cannot be configured away
             config.put("felix.fileinstall.tmpdir", temp.sub("fileinstall").toString());
+            // Configuration Admin keeps nothing between runs: conf/ is the whole configuration, every start
+            config.put("felix.cm.dir", temp.sub("cm").toString());
             config.put("aasm.tmp.dir", temp.dir().toString());
             config.put(ProtectedPaths.PROPERTY, ProtectedPaths.of(home, cache, sock.getParent(),
                     Path.of(System.getProperty("java.home"))));
@@ -108,7 +111,10 @@ public final class Main {
             set.reconcile(fw.getBundleContext());
             Timing.mark("bundle install/update");
             fw.start();
-            set.startAll(fw.getBundleContext());
+            BundleContext ctx = fw.getBundleContext();
+            PrintStream warnings = err;
+            set.startAll(ctx, ConfStart.FIRST,
+                    () -> ConfStart.await(ctx, Long.getLong("aasm.start.timeout.ms", 20_000), warnings));
             Timing.mark("resolve + start");
             for (String p : set.problems) {
                 err.println("aasm: warning: bundle " + p);
@@ -183,7 +189,7 @@ public final class Main {
     }
 
     private static Map<String, Object> config(Path home, String version, CacheLease lease, boolean shell,
-                                              StderrLogger logger) {
+                                              boolean watchDeploy, StderrLogger logger) {
         Map<String, Object> c = new HashMap<>();
         c.put("org.osgi.framework.storage", lease.storage().toString());
         if (lease.temporary()) {
@@ -193,10 +199,19 @@ public final class Main {
         c.put("felix.log.level", String.valueOf(logger.getLogLevel()));
         c.put(FrameworkProperties.HOME, home.toString());
         c.put("aasm.version", version);
-        c.put("felix.fileinstall.dir", home.resolve("deploy").toString());
+        if (home.toString().contains(",")) {
+            // FileInstall splits its folder list at commas: it would watch a path relative to the working directory
+            throw new CannotStart("aasm cannot watch " + home + ": its path contains ','; nothing was started");
+        }
+        String confDir = home.resolve("conf").toString();
+        c.put("felix.fileinstall.dir", watchDeploy ? home.resolve("deploy") + "," + confDir : confDir);
         c.put("felix.fileinstall.poll", "250");
         c.put("felix.fileinstall.noInitialDelay", "true");
         c.put("felix.fileinstall.log.level", "1");
+        // java.util.logging writes to stderr; FileInstall's own default is stdout, the program's stream
+        c.put("felix.fileinstall.log.default", "jul");
+        // conf/ is the operator's: never rewritten from what Configuration Admin holds
+        c.put("felix.fileinstall.enableConfigSave", "false");
         if (!shell) {
             c.put("gosh.args", "--nointeractive");
         }
