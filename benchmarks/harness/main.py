@@ -90,8 +90,10 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
             try:
                 if driver is None:
                     home = os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else a.aasm_home
-                    driver = warm.Driver(BENCH_DIR, REPO, home, policy, ws.root, os.path.join(out, "driver.log"),
-                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or ""))
+                    # the same cache (probe results) as the CLI arms
+                    driver = warm.Driver(BENCH_DIR, home, policy, ws.root, os.path.join(out, "driver.log"),
+                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or "",
+                                              XDG_CACHE_HOME=cli_env["XDG_CACHE_HOME"]))
                 arm = arms.WarmArm(driver, ws.scratch, "kernel" if arm_id == "native-api" else "sandlock", arm_id)
                 arm.throughput_count = ws.size["throughput"]
             except Exception as e:
