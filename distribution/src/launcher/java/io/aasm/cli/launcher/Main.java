@@ -30,7 +30,8 @@ import org.osgi.util.tracker.ServiceTracker;
 /**
  * {@code bin/aasm}: boots embedded Felix, runs one command through the headless entry service of the
  * distribution bundle, stops and exits with the command's status. {@code aasm shell} instead starts
- * the Gogo shell and FileInstall and returns when the shell stops the framework.
+ * the Gogo shell, with FileInstall watching {@code deploy/} and {@code conf/}, and returns when the shell
+ * stops the framework. Every mode applies {@code conf/*.cfg} before the kernel starts ({@link ConfStart}).
  *
  * <p>The entry service is looked up by JDK types only ({@code ToIntFunction<Map<String,Object>>} with
  * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle. It names framework
@@ -112,9 +113,8 @@ public final class Main {
             Timing.mark("bundle install/update");
             fw.start();
             BundleContext ctx = fw.getBundleContext();
-            PrintStream warnings = err;
             set.startAll(ctx, ConfStart.FIRST,
-                    () -> ConfStart.await(ctx, Long.getLong("aasm.start.timeout.ms", 20_000), warnings));
+                    () -> ConfStart.await(ctx, Long.getLong("aasm.start.timeout.ms", 20_000), err));
             Timing.mark("resolve + start");
             for (String p : set.problems) {
                 err.println("aasm: warning: bundle " + p);
