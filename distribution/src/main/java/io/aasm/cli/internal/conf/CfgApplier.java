@@ -100,11 +100,17 @@ final class CfgApplier {
             return Optional.of(rejected(shown, invalid.problems()));
         }
         try {
+            if (cfg.values().isEmpty()) {
+                // every line commented out: the defaults, exactly as without the file
+                applied.remove(file);
+                return delete(cfg.pid()) ? Optional.of(new Note(false, shown + " sets nothing: " + cfg.pid()
+                        + " is back to its defaults")) : Optional.empty();
+            }
             Configuration c = cm.getConfiguration(cfg.pid(), "?");
             boolean different = c.updateIfDifferent(((CfgCheck.Valid) outcome).properties());
             applied.put(file, cfg.pid());
             return different ? Optional.of(new Note(false, shown + " applied to " + cfg.pid())) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | org.osgi.framework.InvalidSyntaxException | RuntimeException e) {
             seen.remove(file); // not in effect: try again on the next change
             return Optional.of(rejected(shown, List.of("Configuration Admin refused it: " + e.getMessage())));
         }
@@ -128,16 +134,22 @@ final class CfgApplier {
             return Optional.empty();
         }
         try {
-            Configuration[] found = cm.listConfigurations("(service.pid=" + escaped(pid) + ")");
-            for (Configuration c : found == null ? new Configuration[0] : found) {
-                c.delete();
-            }
+            delete(pid);
             return Optional.of(new Note(false, "conf/" + file.getFileName() + " removed: " + pid
                     + " is back to its defaults"));
         } catch (IOException | org.osgi.framework.InvalidSyntaxException | RuntimeException e) {
             return Optional.of(new Note(true, "conf/" + file.getFileName() + " was removed, but the configuration of "
                     + pid + " could not be deleted: " + e.getMessage()));
         }
+    }
+
+    /** Whether there was a configuration to delete. */
+    private boolean delete(String pid) throws IOException, org.osgi.framework.InvalidSyntaxException {
+        Configuration[] found = cm.listConfigurations("(service.pid=" + escaped(pid) + ")");
+        for (Configuration c : found == null ? new Configuration[0] : found) {
+            c.delete();
+        }
+        return found != null && found.length > 0;
     }
 
     private Optional<Note> once(Path file, Note note) {

@@ -131,6 +131,23 @@ class ConfFolderTest {
     }
 
     @Test
+    void aFileWithEveryLineCommentedOutMeansTheDefaults() throws Exception {
+        Path file = conf.resolve(SANDLOCK + ".cfg");
+        Files.writeString(file, "# shipped like this\n#require.verified.provenance = false\n");
+        ConfFolder f = folder();
+        assertEquals(List.of(), f.get());
+        assertNull(inEffect(SANDLOCK), "no configuration is created for a file that sets nothing");
+
+        Files.writeString(file, "require.verified.provenance = true\n");
+        f.update(file.toFile());
+        Files.writeString(file, "#require.verified.provenance = true\n");
+        f.update(file.toFile());
+        assertEquals(List.of("conf/" + SANDLOCK + ".cfg applied to " + SANDLOCK,
+                "conf/" + SANDLOCK + ".cfg sets nothing: " + SANDLOCK + " is back to its defaults"), log);
+        assertNull(inEffect(SANDLOCK));
+    }
+
+    @Test
     void aFileForABundleResolvedLaterIsAppliedWhenItResolves() throws Exception {
         Files.writeString(conf.resolve("io.aasm.backend.nativ.cfg"), "max.landlock.abi = 3\n");
         ConfFolder f = new ConfFolder(Optional.of(conf), osgi.cm, new Metatypes(osgi.context(), osgi.metatype),
