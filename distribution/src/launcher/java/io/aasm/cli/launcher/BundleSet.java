@@ -25,6 +25,7 @@ import org.osgi.framework.wiring.FrameworkWiring;
 final class BundleSet {
     private static final List<String> LAST = List.of("org.apache.felix.fileinstall", "org.apache.felix.gogo.shell");
     private final Map<String, File> wanted = new LinkedHashMap<>();
+    private final List<String> installOnly = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
 
     /** Adds every *.jar of a folder (sorted), minus names starting with one of the excluded prefixes. */
@@ -44,6 +45,12 @@ final class BundleSet {
                 wanted.put("reference:" + f.toURI(), f);
             }
         }
+        return this;
+    }
+
+    /** Bundles (by symbolic name) installed and resolved for the packages they export, but never started. */
+    BundleSet installOnly(List<String> symbolicNames) {
+        installOnly.addAll(symbolicNames);
         return this;
     }
 
@@ -94,7 +101,7 @@ final class BundleSet {
                 between.run();
                 betweenRan = true;
             }
-            if (b.getState() != Bundle.ACTIVE) {
+            if (b.getState() != Bundle.ACTIVE && !installOnly.contains(b.getSymbolicName())) {
                 long t0 = System.nanoTime();
                 attempt(b.getSymbolicName(), () -> b.start(Bundle.START_TRANSIENT));
                 Timing.bundle(b.getSymbolicName(), System.nanoTime() - t0);

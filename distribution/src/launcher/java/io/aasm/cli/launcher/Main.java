@@ -40,8 +40,10 @@ import org.osgi.util.tracker.ServiceTracker;
  */
 public final class Main {
     static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
-    // the one-shot CLI has no shell; its FileInstall watches conf/ only (deploy/ is read once, below)
+    // the one-shot CLI has no shell, and no FileInstall running: it reads deploy/ and conf/ once, at start
     private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.");
+    // installed all the same: the command bundle imports its package (conf/ changes reach it through it)
+    private static final List<String> CLI_NOT_STARTED = List.of("org.apache.felix.fileinstall");
     // the resident kernel keeps FileInstall (hot deploy, conf/ changes) but has no console
     private static final List<String> DAEMON_EXCLUDED = List.of("org.apache.felix.gogo.shell");
     private static final int FAILED_BEFORE_START = 125;
@@ -78,7 +80,7 @@ public final class Main {
             System.setProperty("jna.tmpdir", temp.sub("jna").toString());
             lease = CacheLease.acquire(cache, "felix-" + version + (shell ? "-shell-" : daemon ? "-daemon-" : "-cli-")
                     + Integer.toHexString(home.toString().hashCode()), temp);
-            Map<String, Object> config = config(home, version, lease, shell, shell || daemon, logger);
+            Map<String, Object> config = config(home, version, lease, shell, logger);
             Path sock = ResidentPath.socket();
             if (daemon) {
                 ResidentPath.prepareDirectory(sock);
@@ -104,7 +106,8 @@ public final class Main {
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
             fw.init();
             Timing.mark("framework init");
-            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : daemon ? DAEMON_EXCLUDED : SHELL_ONLY);
+            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : daemon ? DAEMON_EXCLUDED : SHELL_ONLY)
+                    .installOnly(shell || daemon ? List.of() : CLI_NOT_STARTED);
             if (!shell && !daemon) {
                 // The one-shot CLI installs deploy/ itself, synchronously, so every run sees the same set.
                 set.addFolder(home.resolve("deploy"), List.of());
@@ -189,7 +192,7 @@ public final class Main {
     }
 
     private static Map<String, Object> config(Path home, String version, CacheLease lease, boolean shell,
-                                              boolean watchDeploy, StderrLogger logger) {
+                                              StderrLogger logger) {
         Map<String, Object> c = new HashMap<>();
         c.put("org.osgi.framework.storage", lease.storage().toString());
         if (lease.temporary()) {
@@ -203,8 +206,7 @@ public final class Main {
             // FileInstall splits its folder list at commas: it would watch a path relative to the working directory
             throw new CannotStart("aasm cannot watch " + home + ": its path contains ','; nothing was started");
         }
-        String confDir = home.resolve("conf").toString();
-        c.put("felix.fileinstall.dir", watchDeploy ? home.resolve("deploy") + "," + confDir : confDir);
+        c.put("felix.fileinstall.dir", home.resolve("deploy") + "," + home.resolve("conf"));
         c.put("felix.fileinstall.poll", "250");
         c.put("felix.fileinstall.noInitialDelay", "true");
         c.put("felix.fileinstall.log.level", "1");
