@@ -73,16 +73,23 @@ final class EmbeddedKernel implements AutoCloseable {
         }
     }
 
-    /** The launcher's list, for this process: the install, the aasm cache, this driver's state, the JDK. */
+    /**
+     * The launcher's list, for this process: the install, the aasm cache, this driver's state, the JDK, and
+     * aasm's state folder (the audit log, which the distribution's audit bundle writes here too).
+     */
     private static String protectedPaths(Path home, Path work) throws IOException {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path cache = (xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"),
-                ".cache")).resolve("aasm");
+        Path cache = xdg("XDG_CACHE_HOME", ".cache").resolve("aasm");
+        Path state = xdg("XDG_STATE_HOME", ".local/state").resolve("aasm");
         List<String> paths = new ArrayList<>();
-        for (Path p : new Path[] {home, cache, work, Path.of(System.getProperty("java.home"))}) {
+        for (Path p : new Path[] {home, cache, work, Path.of(System.getProperty("java.home")), state}) {
             paths.add(Files.exists(p) ? p.toRealPath().toString() : p.toAbsolutePath().normalize().toString());
         }
         return String.join(":", paths);
+    }
+
+    private static Path xdg(String variable, String underHome) {
+        String v = System.getenv(variable);
+        return v != null && v.startsWith("/") ? Path.of(v) : Path.of(System.getProperty("user.home"), underHome);
     }
 
     private static List<Path> jars(Path dir) throws IOException {
