@@ -88,7 +88,7 @@ public class AasmFrameworkTest {
         opts.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
         opts.add(frameworkProperty(FrameworkProperties.HOME).value(Bundles.ROOT.resolve("distribution/src/dist").toString()));
-        opts.add(frameworkProperty(FrameworkProperties.AUTO_WALK).value("sandlock,aasm-native,aasm-macos-vm"));
+        opts.add(frameworkProperty(FrameworkProperties.AUTO_WALK).value("sandlock,aasm-native,aasm-container,aasm-qemu-vm,aasm-macos-vm"));
         opts.add(junitBundles());
         opts.add(cleanCaches());
         return options(opts.toArray(new Option[0]));
@@ -101,7 +101,8 @@ public class AasmFrameworkTest {
         }
         assertEquals("one yaml policy source", 1,
                 context.getServiceReferences(PolicySource.class, "(" + PolicyFormat.NAME + "=yaml)").size());
-        assertEquals(List.of("sandlock", "aasm-native", "aasm-macos-vm"), kernel.autoWalkOrder().subList(0, 3));
+        assertEquals(List.of("sandlock", "aasm-native", "aasm-container", "aasm-qemu-vm", "aasm-macos-vm"),
+                kernel.autoWalkOrder().subList(0, 5));
     }
 
     @Test
