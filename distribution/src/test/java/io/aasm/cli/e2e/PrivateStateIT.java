@@ -32,6 +32,7 @@ class PrivateStateIT {
     private static void prepare(Path dir) throws Exception {
         Files.createDirectories(dir.resolve("jtmp"));
         Files.createDirectories(dir.resolve("rt"));
+        Files.createDirectories(dir.resolve("state/aasm"));
     }
 
     @Test
@@ -112,7 +113,7 @@ class PrivateStateIT {
         String expected = "protected " + String.join(":", Aasm.DIST.toRealPath().toString(),
                 dir.resolve("cache/aasm").toRealPath().toString(), dir.resolve("rt").toRealPath().toString(),
                 Path.of(System.getProperty("java.home")).toRealPath().toString(),
-                dir.toRealPath().resolve("state/aasm").toString()) + "\n";
+                dir.resolve("state/aasm").toRealPath().toString()) + "\n";
         assertTrue(r.out().contains(expected), "expected " + expected + r);
     }
 }
