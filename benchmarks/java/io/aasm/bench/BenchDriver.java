@@ -36,36 +36,8 @@ public final class BenchDriver {
     private final IsolationKernel kernel;
     private final String policy;
 
-<<<<<<< HEAD
     private BenchDriver(IsolationKernel kernel, String policy) {
         this.kernel = kernel;
-=======
-    private BenchDriver(String policy) {
-        KernelConfig config = new KernelConfig() {
-            @Override
-            public String[] auto_walk() {
-                return new String[] {NativeBackend.ID, "sandlock"};
-            }
-
-            @Override
-            public String[] protected_paths() {
-                return new String[0]; // the harness's own files are not the subject of these measurements
-            }
-
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return KernelConfig.class;
-            }
-        };
-        this.kernel = new KernelComponent(config, k -> null);
-        this.kernel.addPolicySource(new YamlPolicySource());
-        Map<String, Object> props = new HashMap<>();
-        props.put("aasm.backend.id", NativeBackend.ID);
-        props.put("aasm.backend.ranking", 0);
-        this.kernel.addBackend(new NativeBackend(NativeSettings.defaults()), props);
-        this.kernel.addBackend(new SandlockBackend(defaults(SandlockConfig.class)), Map.of("aasm.backend.id",
-                "sandlock", "aasm.backend.ranking", 0));
->>>>>>> main
         this.policy = policy;
     }
 
