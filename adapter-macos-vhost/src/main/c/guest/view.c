@@ -69,6 +69,8 @@ static int make_target(const char *target, int dir) {
         if (mkdirs(parent) < 0) return -1;
     }
     snprintf(full, sizeof full, VIEW_ROOT "%s", target);
+    struct stat st;
+    if (lstat(full, &st) == 0) return S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode) ? (errno = EEXIST, -1) : 0;
     int fd = open(full, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0444);
     if (fd < 0) return -1;
     close(fd);

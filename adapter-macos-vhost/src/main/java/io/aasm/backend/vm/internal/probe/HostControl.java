@@ -31,7 +31,7 @@ final class HostControl {
             server.configureBlocking(false);
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             String action = "echo aasm-probe > /dev/tcp/127.0.0.1/" + port;
-            ExitDisposition denial = suite.guest("/bin/bash -c \"" + action + "\"", s.resolve("out"), Map.of(),
+            ExitDisposition denial = suite.guest("/bin/bash -c \"" + action + "\"", Path.of("/usr"), Map.of(),
                     List.of(VmProbeSuite.systemRead(), VmProbeSuite.req(CapabilityDomain.NETWORK_EGRESS,
                             new Scope.WholeDomain())));
             boolean denied = received(server);
@@ -46,7 +46,7 @@ final class HostControl {
         Process outside = new ProcessBuilder("sleep", "60").start();
         try {
             String action = "kill -TERM " + outside.pid();
-            ExitDisposition denial = suite.guest(action, s.resolve("out"), Map.of(), List.of(VmProbeSuite.systemRead(),
+            ExitDisposition denial = suite.guest(action, Path.of("/usr"), Map.of(), List.of(VmProbeSuite.systemRead(),
                     VmProbeSuite.req(CapabilityDomain.IPC, new Scope.IpcGrants(java.util.Set.of()))));
             boolean denied = outside.waitFor(300, TimeUnit.MILLISECONDS);
             int control = host(action);

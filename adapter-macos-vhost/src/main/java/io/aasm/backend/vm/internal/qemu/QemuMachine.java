@@ -3,7 +3,6 @@ package io.aasm.backend.vm.internal.qemu;
 import io.aasm.backend.vm.internal.guest.FrameChannel;
 import io.aasm.backend.vm.internal.image.GuestImage;
 import java.io.IOException;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +67,7 @@ public final class QemuMachine implements AutoCloseable {
             try {
                 SocketChannel c = ctl.accept(connectMillis, p);
                 SocketChannel q = mon.accept(connectMillis, p);
-                FrameChannel ch = new FrameChannel(Channels.newInputStream(c), Channels.newOutputStream(c), c);
+                FrameChannel ch = new FrameChannel(DuplexStreams.input(c), DuplexStreams.output(c), c);
                 return new QemuMachine(p, ch, new Qmp(q), runDir);
             } catch (IOException | RuntimeException e) {
                 p.destroyForcibly();
