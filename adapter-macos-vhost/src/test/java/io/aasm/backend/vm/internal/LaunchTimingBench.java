@@ -23,6 +23,11 @@ public final class LaunchTimingBench {
                     Map.of(), io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit()));
             System.out.println("launch " + i + ": " + (System.nanoTime() - t0) / 1_000_000 + " ms " + d);
         }
+        for (int i = 0; i < n; i++) { // the baseline in the same run: /bin/true unconfined
+            long t0 = System.nanoTime();
+            new ProcessBuilder("/bin/true").start().waitFor();
+            System.out.println("unconfined " + i + ": " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        }
         System.exit(0);
     }
 }
