@@ -90,6 +90,12 @@ final class CfgApplier {
         }
         Optional<ObjectClassDefinition> ocd = metatypes.definition(cfg.pid());
         unknownPid.remove(file);
+        if (ocd.isEmpty() && cfg.values().isEmpty()) {
+            // sets nothing, for a bundle that is not installed (a shipped example for an optional backend):
+            // there is nothing to apply and nothing to warn about; a later change is read anew
+            seen.remove(file);
+            return Optional.empty();
+        }
         if (ocd.isEmpty()) {
             unknownPid.add(file);
             return Optional.of(rejected(shown, List.of("no installed component has the configuration PID '" + cfg.pid()

@@ -148,6 +148,20 @@ class ConfFolderTest {
     }
 
     @Test
+    void aCommentedFileForABackendNotInstalledIsSilentButOneThatSetsSomethingIsNamed() throws Exception {
+        Path file = conf.resolve("io.aasm.backend.vm.qemu.cfg");
+        Files.writeString(file, "# shipped for an optional backend\n#vcpus = 1\n");
+        assertEquals(List.of(), folder().get(), "a file that sets nothing for an absent bundle changes nothing");
+
+        Files.writeString(file, "# shipped for an optional backend\nvcpus = 1\n");
+        List<String> problems = folder().get();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("no installed component has the configuration PID 'io.aasm.backend.vm.qemu'"),
+                problems.toString());
+        assertNull(inEffect("io.aasm.backend.vm.qemu"));
+    }
+
+    @Test
     void aFileForABundleResolvedLaterIsAppliedWhenItResolves() throws Exception {
         Files.writeString(conf.resolve("io.aasm.backend.nativ.cfg"), "max.landlock.abi = 3\n");
         ConfFolder f = new ConfFolder(Optional.of(conf), osgi.cm, new Metatypes(osgi.context(), osgi.metatype),
