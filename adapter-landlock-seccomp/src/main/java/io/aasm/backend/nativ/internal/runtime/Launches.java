@@ -10,8 +10,10 @@ import io.aasm.backend.nativ.internal.lower.NativePlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.transport.MediationSession;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Makes what one lowered plan needs outside the program (its cgroup, its generated files, the wire
@@ -29,6 +31,11 @@ public final class Launches {
     }
 
     public Launch prepare(NativePlan plan) throws LaunchException {
+        return prepare(plan, Optional.empty());
+    }
+
+    /** {@code mediation}: the session a plan with a proxy port relays to (its endpoint and environment). */
+    public Launch prepare(NativePlan plan, Optional<MediationSession> mediation) throws LaunchException {
         CgroupPlacement cg = CgroupPlacement.none();
         PreparedFiles files = PreparedFiles.none();
         try {
@@ -36,7 +43,8 @@ public final class Launches {
             // rules a failed join would turn into a refused launch.
             cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), LibC.INSTANCE.geteuid() == 0);
             files = PreparedFiles.create(plan, stateDir);
-            var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
+            var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid(),
+                    mediation);
             return new Launch(plan, message, cg, files);
         } catch (IOException | RuntimeException e) {
             cg.close();
