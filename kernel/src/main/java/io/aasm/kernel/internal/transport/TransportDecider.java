@@ -13,10 +13,10 @@ import java.util.Optional;
 
 /**
  * Decides whether a launch's traffic is mediated. It is, unless switched off for the launch, whenever the
- * policy states network egress and grants something the boundary cannot carry by itself: with a boundary, any
- * grant beyond this host's loopback; without one, any egress statement at all (the proxy is then the only
- * thing that applies the grants). A launch that needs mediation while no mediator is installed is refused:
- * there is no silent fallback to unmediated traffic.
+ * policy grants network egress the boundary cannot carry by itself: with a boundary, any grant beyond this
+ * host's loopback; without one, any grant at all (the proxy is then the only thing that applies them). A launch
+ * that grants no egress needs no proxy (and never pays for one). A launch that needs mediation while no mediator
+ * is installed is refused: there is no silent fallback to unmediated traffic.
  */
 public final class TransportDecider {
 
@@ -49,9 +49,11 @@ public final class TransportDecider {
         }
         List<EgressGrant> grants = grants(egress.get());
         boolean confined = isolation != IsolationClass.NONE;
-        if (confined && grants.isEmpty()) {
-            return new Outcome.Decided(TransportMediation.notNeeded("no network egress is granted: the boundary leaves"
-                    + " the program no route out, so there is no traffic to mediate"));
+        if (grants.isEmpty()) {
+            return new Outcome.Decided(TransportMediation.notNeeded(confined ? "no network egress is granted: the "
+                    + "boundary leaves the program no route out, so there is no traffic to mediate" : "no network "
+                    + "egress is granted, so a proxy would admit nothing; without a boundary nothing restricts or "
+                    + "mediates the program's traffic either"));
         }
         if (confined && grants.stream().allMatch(EgressGrant::loopbackOnly)) {
             return new Outcome.Decided(TransportMediation.notNeeded("only this host's loopback is granted: the "

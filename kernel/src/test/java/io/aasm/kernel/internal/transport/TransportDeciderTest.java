@@ -44,8 +44,8 @@ class TransportDeciderTest {
     }
 
     @Test
-    void withoutABoundaryAnyEgressStatementIsMediated() {
-        assertEquals(State.MEDIATED, decided(true, IsolationClass.NONE, egress()).state());
+    void withoutABoundaryAnyGrantIsMediated() {
+        assertEquals(State.NOT_NEEDED, decided(true, IsolationClass.NONE, egress()).state());
         assertEquals(0, decided(true, IsolationClass.NONE, egress(tcp("loopback", 80, 80))).boundaryPort());
         assertEquals(State.NOT_NEEDED, decided(true, IsolationClass.NONE, List.of()).state());
     }
