@@ -18,8 +18,11 @@ import java.util.List;
  */
 final class SessionFiles {
     static final int KEEP = 100;
-    /** sockaddr_un.sun_path holds 108 bytes, the terminating NUL included. */
-    static final int MAX_SOCKET_PATH = 107;
+    /**
+     * sockaddr_un.sun_path holds 108 bytes with the terminating NUL, and the JDK counts its own slack: stay well
+     * below rather than find the exact bound at bind time.
+     */
+    static final int MAX_SOCKET_PATH = 100;
 
     final Path dir;
     final Path log;
