@@ -63,8 +63,11 @@ public final class Admission {
             boolean otherPort = rules.stream().anyMatch(r -> r.names(name));
             if (pin != null) {
                 Verdict v = address(pin, port, true, " (" + name + " is pinned to " + pin.getHostAddress() + ")");
-                return v instanceof Verdict.Refused && otherPort ? refused("port " + port + " of " + name
-                        + " is not granted") : v;
+                if (v instanceof Verdict.Refused) {
+                    return refused(otherPort ? "port " + port + " of " + name + " is not granted" : "no grant names "
+                            + name + ", nor its pinned address " + pin.getHostAddress() + ", on port " + port);
+                }
+                return v;
             }
             return refused(otherPort ? "port " + port + " of " + name + " is not granted"
                     : "no grant names " + name + " (the name was not resolved)");
