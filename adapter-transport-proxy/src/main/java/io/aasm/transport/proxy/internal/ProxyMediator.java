@@ -29,23 +29,26 @@ import org.osgi.service.metatype.annotations.Designate;
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = ProxyConfig.class)
 public final class ProxyMediator implements TransportMediator {
-    private final Path stateDir;
+    private final String configuredStateDir;
     private final int connectTimeoutMillis;
-    private final Resolver resolver;
-    private final SpecialAddresses special;
+    private Path stateDir;
+    private Resolver resolver;
+    private SpecialAddresses special;
     private ExecutorService pool;
     private ScheduledExecutorService timer;
 
+    /** Reads the configuration only: the kernel binds this service at every start, launches mediated or not. */
     @Activate
     public ProxyMediator(ProxyConfig config) {
-        this(config.state_dir().isBlank() ? defaultStateDir() : Path.of(config.state_dir()),
-                config.connect_timeout_millis(), Resolver.system(), SpecialAddresses.ofThisHost());
+        this.configuredStateDir = config.state_dir();
+        this.connectTimeoutMillis = config.connect_timeout_millis();
     }
 
     /** For tests: a state directory, a resolver and a special-address table of their own. */
     public ProxyMediator(Path stateDir, int connectTimeoutMillis, Resolver resolver, SpecialAddresses special) {
-        this.stateDir = stateDir.toAbsolutePath();
+        this.configuredStateDir = stateDir.toString();
         this.connectTimeoutMillis = connectTimeoutMillis;
+        this.stateDir = stateDir.toAbsolutePath();
         this.resolver = resolver;
         this.special = special;
     }
@@ -58,11 +61,19 @@ public final class ProxyMediator implements TransportMediator {
 
     @Override
     public MediationSession open(MediationRequest request) throws MediationException {
+        ProxySession.Context ctx = context();
         Admission admission = new Admission(request.grants(), request.pinnedHosts(), resolver, special);
-        return ProxySession.open(request, admission, context());
+        return ProxySession.open(request, admission, ctx);
     }
 
+    /** Everything a session needs, made by the first mediated launch. */
     private synchronized ProxySession.Context context() {
+        if (stateDir == null) {
+            stateDir = (configuredStateDir.isBlank() ? defaultStateDir() : Path.of(configuredStateDir))
+                    .toAbsolutePath();
+            resolver = Resolver.system();
+            special = SpecialAddresses.ofThisHost();
+        }
         if (pool == null) {
             pool = Executors.newCachedThreadPool(daemons("aasm-mediation-"));
             timer = Executors.newSingleThreadScheduledExecutor(daemons("aasm-mediation-timer-"));
