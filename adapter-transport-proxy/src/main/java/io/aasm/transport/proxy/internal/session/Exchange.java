@@ -7,7 +7,6 @@ import io.aasm.transport.proxy.internal.wire.HttpHead;
 import io.aasm.transport.proxy.internal.wire.Socks5;
 import io.aasm.transport.proxy.internal.wire.Target;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +23,14 @@ import java.util.concurrent.TimeUnit;
 final class Exchange implements Runnable {
     static final long DIALOG_SECONDS = 30;
 
-    private final SocketChannel client;
-    private final Admission admission;
-    private final Gate gate;
-    private final Dialer dialer;
+    final SocketChannel client;
+    final Admission admission;
+    final Gate gate;
+    final Dialer dialer;
     private final DecisionBook book;
-    private final Executor pool;
+    final Executor pool;
     private final ScheduledExecutorService timer;
-    private final Attempt at;
+    final Attempt at;
     private final Runnable done;
 
     Exchange(SocketChannel client, String launchId, Admission admission, Gate gate, Dialer dialer, DecisionBook book,
@@ -63,7 +62,8 @@ final class Exchange implements Runnable {
                 return;
             }
             if (first == Socks5.VERSION) {
-                socks(in, guard);
+                protocol = "socks5";
+                SocksDialog.run(this, in, guard);
             } else {
                 http(in, guard);
             }
@@ -144,60 +144,6 @@ final class Exchange implements Runnable {
                 first = ByteBuffer.allocate(forwarded.length + rest.remaining()).put(forwarded).put(rest).flip();
             }
             Tunnel.run(client, upstream, first, at, pool);
-        }
-    }
-
-    private void socks(ChannelReader in, ScheduledFuture<?> guard) throws IOException {
-        protocol = "socks5";
-        at.protocol(protocol);
-        in.readByte();
-        int method = gate.relayed() ? Socks5.NO_AUTH : Socks5.USER_PASS;
-        if (!Socks5.offers(in, method)) {
-            at.reason(gate.relayed() ? "the SOCKS5 client offered no method without authentication"
-                    : "the SOCKS5 client offered no username/password authentication");
-            client.write(ByteBuffer.wrap(new byte[] {Socks5.VERSION, (byte) Socks5.NONE_ACCEPTABLE}));
-            return;
-        }
-        client.write(ByteBuffer.wrap(new byte[] {Socks5.VERSION, (byte) method}));
-        if (method == Socks5.USER_PASS) {
-            String[] cred = Socks5.credentials(in);
-            boolean ok = gate.credentialsMatch(cred[0], cred[1]);
-            client.write(ByteBuffer.wrap(new byte[] {1, (byte) (ok ? 0 : 1)}));
-            if (!ok) {
-                at.reason("the request did not carry this session's proxy credentials");
-                return;
-            }
-        }
-        Socks5.Request req = Socks5.request(in);
-        at.destination(req.host(), req.port());
-        if (req.command() != 1) {
-            at.reason("SOCKS5 command " + req.command() + (req.command() == 3 ? " (UDP ASSOCIATE)" : req.command() == 2
-                    ? " (BIND)" : "") + " is not mediated; only CONNECT is");
-            client.write(ByteBuffer.wrap(Socks5.reply(Socks5.COMMAND_NOT_SUPPORTED)));
-            return;
-        }
-        Verdict v = admission.decide(req.host(), req.port());
-        if (v instanceof Verdict.Refused r) {
-            at.reason(r.reason());
-            r.resolved().ifPresent(at::resolved);
-            client.write(ByteBuffer.wrap(Socks5.reply(Socks5.NOT_ALLOWED)));
-            return;
-        }
-        Verdict.Admitted a = (Verdict.Admitted) v;
-        at.admitted(a.grant());
-        guard.cancel(false);
-        SocketChannel upstream;
-        try {
-            upstream = dialer.dial(a.addresses(), req.port(), at);
-        } catch (IOException e) {
-            at.reason("dialling failed: " + e.getMessage());
-            client.write(ByteBuffer.wrap(Socks5.reply(e.getCause() instanceof ConnectException
-                    ? Socks5.CONNECTION_REFUSED : Socks5.HOST_UNREACHABLE)));
-            return;
-        }
-        try (upstream) {
-            client.write(ByteBuffer.wrap(Socks5.reply(Socks5.SUCCEEDED)));
-            Tunnel.run(client, upstream, in.leftover(), at, pool);
         }
     }
 
