@@ -36,7 +36,9 @@ public record NativePlan(
         List<Integer> relayTcpPorts,
         List<Integer> relayUdpPorts,
         OptionalInt proxyPort,
-        Authority authority) {
+        Authority authority,
+        Optional<Canaries> canaries,
+        DeniedCalls deniedCalls) {
     public NativePlan {
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
@@ -48,6 +50,8 @@ public record NativePlan(
         Objects.requireNonNull(view);
         generatedFiles = Map.copyOf(generatedFiles);
         Objects.requireNonNull(authority);
+        Objects.requireNonNull(canaries);
+        Objects.requireNonNull(deniedCalls);
         rlimits = Map.copyOf(rlimits);
         cgroupLimits = List.copyOf(cgroupLimits);
         Objects.requireNonNull(wallClockSeconds);
@@ -130,6 +134,8 @@ public record NativePlan(
         /** The in-namespace port of the supervisor's proxy (transport mediation), when the launch is mediated. */
         Integer proxyPort;
         Authority authority = new Authority(true, true, false);
+        Optional<Canaries> canaries = Optional.empty();
+        DeniedCalls deniedCalls = DeniedCalls.none();
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
             this.program = program;
@@ -147,7 +153,7 @@ public record NativePlan(
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
                     relayTcpPorts, relayUdpPorts, proxyPort == null ? OptionalInt.empty() : OptionalInt.of(proxyPort),
-                    authority);
+                    authority, canaries, deniedCalls);
         }
     }
 }

@@ -28,7 +28,7 @@ public final class MessageMapper {
     }
 
     public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files, int uid, int gid) {
-        return map(plan, cgroups, files, uid, gid, Optional.empty());
+        return map(plan, cgroups, files, Optional.empty(), uid, gid, Optional.empty());
     }
 
     /**
@@ -36,7 +36,8 @@ public final class MessageMapper {
      * (the proxy variables, named after the in-namespace port) into the program's environment, after the delegated
      * names, which they override.
      */
-    public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files, int uid, int gid,
+    public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files,
+                                  Optional<CanaryWitness> canaries, int uid, int gid,
                                   Optional<MediationSession> mediation) {
         PlanMessage.Builder m = PlanMessage.builder().program(plan.program()).argv(plan.argv()).cwd(plan.workingDirectory());
         Map<String, String> env = new TreeMap<>(plan.environment());
@@ -83,9 +84,14 @@ public final class MessageMapper {
         if (plan.authority().randomPid()) {
             m.programPid(ThreadLocalRandom.current().nextInt(PID_FROM, PID_TO));
         }
+        canaries.ifPresent(w -> m.canary(w.mask(), w.port(), w.syscall().map(s -> s.number()).orElse(0),
+                w.readFile().map(Object::toString).orElse(""), w.writeFile().map(Object::toString).orElse("")));
         // The launcher seals every inherited descriptor not listed here, stdio included.
         m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));
+        if (plan.seccomp().size() > 1) {
+            m.decisions(1); // the launch's own program (the baseline, first, answers for itself)
+        }
         m.signals(plan.namespaces().contains(NativePlan.Namespace.PID) ? PlanRecord.SignalTarget.ALL
                 : PlanRecord.SignalTarget.GROUP, SIGHUP, SIGINT, SIGQUIT, SIGTERM);
         return m.build();
