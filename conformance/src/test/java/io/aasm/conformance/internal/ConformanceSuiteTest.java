@@ -51,6 +51,9 @@ class ConformanceSuiteTest {
         Optional<IsolationBackend> sandlock = Components.sandlockBackend(whySandlock);
         sandlock.ifPresentOrElse(b -> Components.bind(kernel, "sandlock", b),
                 () -> unconstructible.put("sandlock", whySandlock.toString()));
+        StringBuilder whyMediator = new StringBuilder();
+        Components.mediator(whyMediator).ifPresentOrElse(kernel::addMediator,
+                () -> unconstructible.put("transport-mediator", whyMediator.toString()));
         backends = new ArrayList<>(List.of("aasm-native", "sandlock", SuiteRunner.NONE));
         String only = System.getProperty("aasm.conformance.backends", "");
         if (List.of(only.split(",")).contains(QEMU_VM)) {
