@@ -58,24 +58,14 @@ public final class ViewPlanner {
         List<String> visibleRo = new ArrayList<>();
         List<String> visibleRw = new ArrayList<>();
         if (base == View.Base.EMPTY) {
-            for (Grant g : byDepth(in.read().get())) {
-                if (!covered(g.real(), visibleRo) && !(in.freshProc() && under(g.real(), "/proc"))) {
-                    ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, g.real(), g.real()));
-                    visibleRo.add(g.real());
-                }
-            }
+            bindReads(in, visibleRo, false);
         } else {
             visibleRo.add("/");
             if (base == View.Base.HOST_READ_WRITE) {
                 visibleRw.add("/");
             }
         }
-        for (Grant g : byDepth(in.write().orElse(List.of()))) {
-            if (!covered(g.real(), visibleRw) && !(in.freshProc() && under(g.real(), "/proc"))) {
-                ops.add(new View.Op(View.Kind.BIND, View.NO_DEV, g.real(), g.real()));
-                visibleRw.add(g.real());
-            }
-        }
+        bindWrites(in, visibleRw, false);
         if (base == View.Base.EMPTY) {
             links(in);
         }
@@ -92,15 +82,20 @@ public final class ViewPlanner {
         }
         for (String dir : in.privateDirs()) {
             ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
-            visibleRw.add(dir);
             described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
         }
+        // Grants beneath a private folder are mounted on top of it, so they stay visible at their paths
+        // (a project under /tmp with a private /tmp); mounted before it, the private folder would hide them.
+        if (base == View.Base.EMPTY) {
+            bindReads(in, visibleRo, true);
+        }
+        bindWrites(in, visibleRw, true);
         for (String name : in.generatedEtc()) {
             ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV | View.NO_EXEC, View.GENERATED + name,
                     "/etc/" + name));
         }
         for (Grant p : in.protectedPaths()) {
-            if (covered(p.real(), visibleRw)) {
+            if (covered(p.real(), visibleRw) || covered(p.real(), in.privateDirs())) {
                 ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, p.real(), p.real()));
                 described.add(p.real() + ": aasm's own state, read-only inside the boundary");
             }
@@ -112,6 +107,33 @@ public final class ViewPlanner {
                     + "empty, read-only folder");
         }
         return new View(base, ops, described);
+    }
+
+    /** Read-only binds of the read grants outside (or, {@code beneathPrivate}, beneath) the private folders. */
+    private void bindReads(Input in, List<String> visibleRo, boolean beneathPrivate) {
+        for (Grant g : byDepth(in.read().get())) {
+            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visibleRo)
+                    && !(in.freshProc() && under(g.real(), "/proc"))) {
+                ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, g.real(), g.real()));
+                visibleRo.add(g.real());
+            }
+        }
+    }
+
+    /** Read-write binds of the write grants outside (or, {@code beneathPrivate}, beneath) the private folders. */
+    private void bindWrites(Input in, List<String> visibleRw, boolean beneathPrivate) {
+        for (Grant g : byDepth(in.write().orElse(List.of()))) {
+            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visibleRw)
+                    && !(in.freshProc() && under(g.real(), "/proc"))) {
+                ops.add(new View.Op(View.Kind.BIND, View.NO_DEV, g.real(), g.real()));
+                visibleRw.add(g.real());
+            }
+        }
+    }
+
+    /** Strictly beneath one of the private folders (a grant of the folder itself is replaced by it). */
+    private static boolean beneath(String path, List<String> privateDirs) {
+        return privateDirs.stream().anyMatch(d -> !path.equals(d) && under(path, d));
     }
 
     /** Symlinks met while resolving grants, recreated so the paths as written work (e.g. /bin -> usr/bin). */

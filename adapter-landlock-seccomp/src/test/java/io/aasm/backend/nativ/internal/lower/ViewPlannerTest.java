@@ -1,0 +1,48 @@
+package io.aasm.backend.nativ.internal.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The order of the view's mounts around private folders; nothing is mounted here. */
+class ViewPlannerTest {
+    private static Grant g(String path) {
+        return new Grant(path, path, List.of());
+    }
+
+    private static View plan(List<String> write, List<String> privateDirs, List<String> protectedPaths, String cwd) {
+        return ViewPlanner.plan(new ViewPlanner.Input(Optional.of(List.of(g("/usr"))),
+                Optional.of(write.stream().map(ViewPlannerTest::g).toList()), false, privateDirs, List.of(),
+                protectedPaths.stream().map(ViewPlannerTest::g).toList(), cwd));
+    }
+
+    private static int index(View v, View.Kind kind, String target) {
+        for (int i = 0; i < v.ops().size(); i++) {
+            if (v.ops().get(i).kind() == kind && v.ops().get(i).b().equals(target)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void aGrantBeneathAPrivateFolderIsMountedOnTopOfIt() {
+        View v = plan(List.of("/tmp/project", "/work"), List.of("/tmp"), List.of(), "/tmp/project");
+        int tmpfs = index(v, View.Kind.TMPFS, "/tmp");
+        assertTrue(tmpfs >= 0, v.ops().toString());
+        assertTrue(index(v, View.Kind.BIND, "/tmp/project") > tmpfs, "after the private /tmp: " + v.ops());
+        assertTrue(index(v, View.Kind.BIND, "/work") < tmpfs, "grants elsewhere keep their place: " + v.ops());
+        assertEquals(-1, index(v, View.Kind.DIR, "/tmp/project"), "the working directory is the grant itself");
+    }
+
+    @Test
+    void aWorkingDirectoryInAPrivateFolderIsCreatedThere() {
+        View v = plan(List.of("/work"), List.of("/tmp"), List.of(), "/tmp/elsewhere");
+        assertTrue(index(v, View.Kind.DIR, "/tmp/elsewhere") > index(v, View.Kind.TMPFS, "/tmp"), v.ops().toString());
+        assertFalse(v.ops().isEmpty());
+    }
+}
