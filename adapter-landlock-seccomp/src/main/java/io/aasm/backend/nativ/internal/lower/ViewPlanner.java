@@ -95,7 +95,7 @@ public final class ViewPlanner {
                     "/etc/" + name));
         }
         for (Grant p : in.protectedPaths()) {
-            if (covered(p.real(), visibleRw) || covered(p.real(), in.privateDirs())) {
+            if (hostWritableAt(p.real(), visibleRw, in.privateDirs())) {
                 ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, p.real(), p.real()));
                 described.add(p.real() + ": aasm's own state, read-only inside the boundary");
             }
@@ -134,6 +134,21 @@ public final class ViewPlanner {
     /** Strictly beneath one of the private folders (a grant of the folder itself is replaced by it). */
     private static boolean beneath(String path, List<String> privateDirs) {
         return privateDirs.stream().anyMatch(d -> !path.equals(d) && under(path, d));
+    }
+
+    /**
+     * Whether the program sees the host's tree, writable, at {@code path}: the deepest folder covering it among
+     * the write grants and the private folders is a write grant. Beneath a private folder the host's files are
+     * not there at all, so aasm's own state there must not be bound in (read-only or not).
+     */
+    private static boolean hostWritableAt(String path, List<String> visibleRw, List<String> privateDirs) {
+        String grant = deepest(path, visibleRw);
+        String priv = deepest(path, privateDirs);
+        return grant != null && (priv == null || grant.length() > priv.length());
+    }
+
+    private static String deepest(String path, List<String> roots) {
+        return roots.stream().filter(r -> under(path, r)).max(Comparator.comparingInt(String::length)).orElse(null);
     }
 
     /** Symlinks met while resolving grants, recreated so the paths as written work (e.g. /bin -> usr/bin). */

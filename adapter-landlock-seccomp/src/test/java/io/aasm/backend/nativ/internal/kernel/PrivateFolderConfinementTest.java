@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Private folders ({@code filesystem.write.private}): a fresh, empty folder of the launch's own that hides the
- * host's, yet keeps the grants beneath it (a project under /tmp with a private /tmp). Controls grant the same
- * folder as a plain write grant instead.
+ * host's, yet keeps the grants beneath it (a project under /tmp with a private /tmp) and never shows aasm's
+ * own state that lies in the host's folder. Controls grant the same folder as a plain write grant instead.
  */
 class PrivateFolderConfinementTest {
     @TempDir
@@ -60,5 +60,18 @@ class PrivateFolderConfinementTest {
                 "the host's file is not in the private folder: " + Files.readString(project.resolve("seen")));
         run(action, project, List.of(), read(), write(List.of(project.toString(), priv.toString()), List.of()));
         assertEquals("HOST-42", Files.readString(project.resolve("seen")), "control: a plain write grant shows it");
+    }
+
+    @Test
+    void aasmsOwnStateInTheHostsFolderIsNotShownInThePrivateOne() throws Exception {
+        Path state = Files.createDirectories(priv.resolve("aasm-state"));
+        Files.writeString(state.resolve("probe.json"), "{}");
+        String action = "ls -A " + priv + " > " + out.resolve("listing") + " 2>&1";
+        run(action, out, List.of(state.toString()), read(),
+                write(List.of(out.toString()), List.of(priv.toString())));
+        assertEquals("", Files.readString(out.resolve("listing")), "a private folder starts empty");
+        run(action, out, List.of(state.toString()), read(), write(List.of(out.toString(), priv.toString()), List.of()));
+        assertEquals(List.of("aasm-state", "hostfile"), Files.readAllLines(out.resolve("listing")),
+                "control: in a plain write grant the host's folder, aasm's state included (read-only), is there");
     }
 }

@@ -40,6 +40,23 @@ class ViewPlannerTest {
     }
 
     @Test
+    void aasmsOwnStateBeneathAPrivateFolderIsNotBoundIntoIt() {
+        View v = plan(List.of("/work"), List.of("/tmp"), List.of("/tmp/aasm-0", "/work/.cache/aasm"), "/work");
+        assertEquals(-1, index(v, View.Kind.BIND, "/tmp/aasm-0"), "the private /tmp holds nothing of the host's: "
+                + v.ops());
+        assertTrue(index(v, View.Kind.BIND, "/work/.cache/aasm") > 0, "control: inside a write grant it stays, "
+                + "read-only: " + v.ops());
+    }
+
+    @Test
+    void aasmsOwnStateInAWriteGrantBeneathAPrivateFolderIsReadOnly() {
+        View v = plan(List.of("/tmp/project"), List.of("/tmp"), List.of("/tmp/project/.aasm"), "/tmp/project");
+        int state = index(v, View.Kind.BIND, "/tmp/project/.aasm");
+        assertTrue(state > index(v, View.Kind.BIND, "/tmp/project"), v.ops().toString());
+        assertEquals(View.READ_ONLY, v.ops().get(state).flags() & View.READ_ONLY);
+    }
+
+    @Test
     void aWorkingDirectoryInAPrivateFolderIsCreatedThere() {
         View v = plan(List.of("/work"), List.of("/tmp"), List.of(), "/tmp/elsewhere");
         assertTrue(index(v, View.Kind.DIR, "/tmp/elsewhere") > index(v, View.Kind.TMPFS, "/tmp"), v.ops().toString());
