@@ -18,10 +18,11 @@ class LauncherArm:
 
 
 class WarmArm:
-    """native-api: one warm JVM times decide + launch + await; P6 cannot be measured (no wait4 in the JVM)."""
+    """native-api / sandlock-api: one warm JVM times decide + launch + await with the backend pinned;
+    P6 cannot be measured (no wait4 in the JVM)."""
 
-    def __init__(self, driver, cwd, mode):
-        self.id, self.driver, self.cwd, self.mode = "native-api", driver, cwd, mode
+    def __init__(self, driver, cwd, mode, arm_id="native-api"):
+        self.id, self.driver, self.cwd, self.mode = arm_id, driver, cwd, mode
         self.throughput_count = None
 
     def sample(self, workload, argv):
@@ -75,3 +76,20 @@ def confinement_check(arm, outside):
 
 def which(name):
     return shutil.which(name)
+
+
+def sandlock(repo):
+    """(path, how it was found) or (None, why there is none). METHODOLOGY.md amendment 2: AA_SANDLOCK_BIN,
+    else the shared test binary next to the clone (../shared/tools/sandlock-0.8.6/sandlock), else PATH."""
+    pinned = os.environ.get("AA_SANDLOCK_BIN")
+    if pinned:
+        if os.path.isfile(pinned) and os.access(pinned, os.X_OK):
+            return pinned, "AA_SANDLOCK_BIN"
+        return None, "AA_SANDLOCK_BIN=%s is not an executable file" % pinned
+    shared = os.path.join(os.path.dirname(os.path.abspath(repo)), "shared", "tools", "sandlock-0.8.6", "sandlock")
+    if os.path.isfile(shared) and os.access(shared, os.X_OK):
+        return shared, "shared test binary"
+    found = shutil.which("sandlock")
+    if found:
+        return found, "PATH"
+    return None, "no sandlock executable (AA_SANDLOCK_BIN unset, %s absent, none on PATH)" % shared

@@ -45,10 +45,10 @@ def fs_type(path):
     return fstype
 
 
-def fingerprint(scratch, aasm_bin, repo):
+def fingerprint(scratch, aasm_bin, repo, sandlock=None):
+    """{@code sandlock}: the executable the sandlock arm uses (arms.sandlock), or None."""
     java = shutil.which("java")
     jdk = _out([java, "-version"]).splitlines()[0] if java else "absent"
-    sandlock = shutil.which("sandlock")
     commit = _out(["git", "-C", repo, "rev-parse", "--short=12", "HEAD"])
     version = "0.1.0-SNAPSHOT"
     if aasm_bin and os.path.exists(aasm_bin):
@@ -66,8 +66,17 @@ def fingerprint(scratch, aasm_bin, repo):
         "python": platform.python_version(),
         "aasm_version": "%s (git %s)" % (version, commit),
         "bwrap": _out(["bwrap", "--version"]) if shutil.which("bwrap") else "absent",
-        "sandlock": _out([sandlock, "--version"]) if sandlock else "absent",
+        "sandlock": "%s (sha256 %s)" % (_out([sandlock, "--version"]), _sha256(sandlock)[:16]) if sandlock else "absent",
     }
+
+
+def _sha256(path):
+    import hashlib
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        return "unreadable (%s)" % e.__class__.__name__
 
 
 def load():

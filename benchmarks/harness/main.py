@@ -7,6 +7,8 @@ BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(BENCH_DIR)
 DIST = os.path.join(REPO, "distribution", "target", "aasm-0.1.0-SNAPSHOT")
 SYSTEM_READ = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/proc", "/dev"]
+# arms with a T1 throughput sample (the unconfined one is its ProcessBuilder baseline)
+WARM_ARMS = ("unconfined", "native-api", "sandlock-api")
 
 
 def parse(argv):
@@ -57,6 +59,9 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
         aasm_bin = os.path.join(snap, "bin", "aasm")
     cli_env = dict(base_env, AASM_BIN=aasm_bin or "", AASM_BENCH_POLICY=policy,
                    XDG_CACHE_HOME=os.path.join(ws.root, "cache"))
+    sandlock_bin, sandlock_how = arms.sandlock(REPO)
+    # the CLI finds sandlock the way a user's does: through AA_SANDLOCK_BIN (an absolute path)
+    sandlock_env = dict(cli_env, AASM_BENCH_BACKEND="sandlock", AA_SANDLOCK_BIN=sandlock_bin or "")
     bw_env = dict(base_env, AASM_BENCH_TREE=ws.ro, AASM_BENCH_SCRATCH=ws.scratch)
     candidates = [
         ("unconfined", lambda: arms.LauncherArm("unconfined", L("unconfined.sh"), base_env, ws.scratch, log, smp), None),
@@ -66,10 +71,9 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
                                                 dict(cli_env, AASM_BENCH_BACKEND="aasm-native"), ws.scratch, log, smp),
          None if aasm_bin else "no aasm distribution at %s (build: mvn -q -DskipTests install)" % a.aasm_home),
         ("native-api", None, None),
-        ("sandlock", lambda: arms.LauncherArm("sandlock", L("aasm-cli.sh"),
-                                              dict(cli_env, AASM_BENCH_BACKEND="sandlock"), ws.scratch, log, smp),
-         None if arms.which("sandlock") and aasm_bin else
-         ("no sandlock executable on PATH" if aasm_bin else "no aasm distribution")),
+        ("sandlock-api", None, None if sandlock_bin else sandlock_how),
+        ("sandlock", lambda: arms.LauncherArm("sandlock", L("aasm-cli.sh"), sandlock_env, ws.scratch, log, smp),
+         None if sandlock_bin and aasm_bin else (sandlock_how if aasm_bin else "no aasm distribution")),
         ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
                                            {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),
          None if arms.which("bwrap") else "no bwrap executable on PATH (apt-get install -y bubblewrap)"),
@@ -79,15 +83,19 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
         if wanted is not None and arm_id not in wanted and arm_id not in ("unconfined", "negative-control"):
             table[arm_id] = {"present": False, "reason": "not selected (--arms)"}
             continue
-        if arm_id == "native-api":
+        if arm_id in ("native-api", "sandlock-api"):
+            if absent:
+                table[arm_id] = {"present": False, "reason": absent}
+                continue
             try:
-                home = os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else a.aasm_home
-                driver = warm.Driver(BENCH_DIR, REPO, home, policy, ws.root, os.path.join(out, "driver.log"), base_env)
-                arm = arms.WarmArm(driver, ws.scratch, "kernel")
+                if driver is None:
+                    home = os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else a.aasm_home
+                    driver = warm.Driver(BENCH_DIR, REPO, home, policy, ws.root, os.path.join(out, "driver.log"),
+                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or ""))
+                arm = arms.WarmArm(driver, ws.scratch, "kernel" if arm_id == "native-api" else "sandlock", arm_id)
                 arm.throughput_count = ws.size["throughput"]
             except Exception as e:
                 table[arm_id] = {"present": False, "reason": "warm driver unavailable: %s" % e}
-                driver = None
                 continue
         elif absent:
             table[arm_id] = {"present": False, "reason": absent}
@@ -105,7 +113,7 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
     for arm_id, row in table.items():
         if not row["present"] and "preflight" not in row["reason"]:
             print("arm %-16s ABSENT: %s" % (arm_id, row["reason"]), flush=True)
-    if driver and "native-api" not in [x.id for x in present]:
+    if driver and not {"native-api", "sandlock-api"} & {x.id for x in present}:
         driver.close()
         driver = None
     return present, table, driver
@@ -123,7 +131,7 @@ def measure(present, driver, ws, port, reps, warmup):
             argv = ws.argv(w, port)
             rot = (rep * len(order) + wi) % len(present)
             for arm in present[rot:] + present[:rot]:
-                if w == "throughput" and arm.id not in ("unconfined", "native-api"):
+                if w == "throughput" and arm.id not in WARM_ARMS:
                     continue
                 try:
                     s = direct.sample(argv) if w == "throughput" and arm.id == "unconfined" else arm.sample(w, argv)
@@ -144,7 +152,7 @@ def analyse(samples, min_reps):
             continue
         fams = {}
         for fam in rules.THRESHOLDS:
-            if fam == "T1" and arm_id != "native-api":
+            if fam == "T1" and arm_id not in WARM_ARMS:
                 fams[fam] = {"family": fam, "grade": rules.NA, "value": None, "workloads": []}
                 continue
             fams[fam] = rules.grade_family(fam, arm, base, min_reps)
@@ -181,7 +189,7 @@ def main(argv=None):
         shutil.copyfile(policy, os.path.join(out, "bench-policy.yaml"))
         log = os.path.join(out, "arms-stderr.log")
         print("aasm benchmarks, %s mode: %d warm-up + %d kept repetitions; results in %s" % (mode, warmup, reps, out))
-        fp = env.fingerprint(ws.scratch, os.path.join(a.aasm_home, "bin", "aasm"), REPO)
+        fp = env.fingerprint(ws.scratch, os.path.join(a.aasm_home, "bin", "aasm"), REPO, arms.sandlock(REPO)[0])
         load_before = env.load()
         helper = sampler.build_helper(root)
         smp = sampler.Sampler(helper)

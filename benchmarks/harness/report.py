@@ -3,7 +3,7 @@ import json, os
 
 from . import rules
 
-ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "bwrap", "negative-control"]
+ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "sandlock-api", "bwrap", "negative-control"]
 COLOURS = {"GREEN": "#2e7d32", "AMBER": "#f9a825", "RED": "#c62828"}
 
 
@@ -89,7 +89,8 @@ def summary(res):
     L += ["", "## Caveats stated by the harness", "",
           "- bwrap cannot allow a single port: for P5 only, its arm runs with `--share-net`. It has no syscall "
           "deny list and no memory/process ceilings, so it enforces less than the aasm policy.",
-          "- native-api P6 is NOT_MEASURED: the tree is a child of the warm JVM, which cannot wait4 it.",
+          "- native-api and sandlock-api P6 are NOT_MEASURED: the tree is a child of the warm JVM, which cannot"
+          " wait4 it.",
           "- native-cli includes a JVM start per launch; its P6 is the JVM's peak RSS, by design of the arm.",
           "", "## Fingerprint", ""]
     L += ["- %s: %s" % (k, fp.get(k)) for k in rules.FINGERPRINT_KEYS]

@@ -1,7 +1,7 @@
 """The warm in-JVM arm: compiles java/BenchDriver.java against the module jars and keeps one JVM running."""
 import fcntl, glob, os, shutil, subprocess
 
-MODULES = ["ports", "kernel", "adapter-policy-yaml", "adapter-landlock-seccomp"]
+MODULES = ["ports", "kernel", "adapter-policy-yaml", "adapter-landlock-seccomp", "adapter-sandlock"]
 VERSION = "0.1.0-SNAPSHOT"
 
 

@@ -387,12 +387,70 @@ static int serve(int sock) {
     }
 }
 
+/* One "Key:\tvalue" number of /proc/<pid>/status, or -1 when it cannot be read. */
+static long status_number(pid_t pid, const char *key) {
+    char path[64], buf[8192];
+    snprintf(path, sizeof path, "/proc/%d/status", (int) pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) {
+        return -1;
+    }
+    buf[n] = 0;
+    size_t klen = strlen(key);
+    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            return strtol(line + klen + 1, NULL, 10);
+        }
+    }
+    return -1;
+}
+
+/*
+ * Before anything is sent (the caller's argv, environment and terminal): the process serving the socket must
+ * not be inside a boundary the client is not in. A confined program could otherwise have put a socket of its
+ * own where the kernel's belongs (e.g. under a /tmp it may write) and wait for the next caller. Judged from
+ * the kernel's record of the peer (SO_PEERCRED) and its /proc status, never from anything it says.
+ */
+static const char *untrusted_server(int sock) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.pid <= 0) {
+        return "its process cannot be identified";
+    }
+    if (cred.uid != getuid()) {
+        return "it runs as another user";
+    }
+    long nnp = status_number(cred.pid, "NoNewPrivs"), own_nnp = status_number(getpid(), "NoNewPrivs");
+    long filters = status_number(cred.pid, "Seccomp_filters"), own_filters = status_number(getpid(), "Seccomp_filters");
+    if (nnp < 0 || filters < 0) {
+        return "its /proc status cannot be read";
+    }
+    if (nnp > own_nnp) {
+        return "it runs with no_new_privs, inside a boundary";
+    }
+    if (filters > own_filters) {
+        return "it runs under seccomp filters this client does not have, inside a boundary";
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     char path[PATH_MAX];
     socket_path(path, sizeof path);
     int sock = try_connect(path);
     if (sock < 0 && getenv("AASM_AUTOSTART") && strcmp(getenv("AASM_AUTOSTART"), "1") == 0) {
         sock = autostart(path);
+    }
+    const char *why = sock >= 0 ? untrusted_server(sock) : NULL;
+    if (why) {
+        fprintf(stderr, "aasm: not using the process serving %s: %s; running cold\n", path, why);
+        close(sock);
+        run_cold(argv);
     }
     if (sock < 0) {
         int refused = errno == ECONNREFUSED;

@@ -2,6 +2,8 @@ package io.aasm.bench;
 
 import io.aasm.backend.nativ.internal.NativeBackend;
 import io.aasm.backend.nativ.internal.NativeSettings;
+import io.aasm.backend.sandlock.internal.SandlockBackend;
+import io.aasm.backend.sandlock.internal.SandlockConfig;
 import io.aasm.kernel.internal.service.KernelComponent;
 import io.aasm.kernel.internal.service.KernelConfig;
 import io.aasm.policy.yaml.internal.YamlPolicySource;
@@ -26,13 +28,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The warm in-JVM arm of the benchmark harness. One JVM builds the kernel, the YAML policy source
- * and the aasm-native backend by their constructors (as DS would) and then serves timing requests.
+ * The warm in-JVM arms of the benchmark harness. One JVM builds the kernel, the YAML policy source
+ * and the aasm-native and sandlock backends by their constructors (as DS would) and then serves timing
+ * requests. The sandlock backend finds its executable through AA_SANDLOCK_BIN, as in a user's JVM.
  * The protocol runs on fds 3 (requests) and 4 (answers), because stdout/stderr are inherited by the
  * launched programs and must not carry protocol bytes.
  *
  * Request: {@code run<TAB>mode<TAB>count<TAB>cwd<TAB>argv0<TAB>argv1...} with mode {@code kernel}
- * (decide + launch + await, confined by --policy) or {@code pb} (plain ProcessBuilder, the T1 baseline).
+ * (decide + launch + await on aasm-native, confined by --policy), {@code sandlock} (the same, pinned to the
+ * sandlock backend) or {@code pb} (plain ProcessBuilder, the T1 baseline).
  * Answer: {@code ok<TAB>worst-exit<TAB>ms,ms,...} (one wall time per launch) or {@code err<TAB>text}.
  */
 public final class BenchDriver {
@@ -43,7 +47,7 @@ public final class BenchDriver {
         KernelConfig config = new KernelConfig() {
             @Override
             public String[] auto_walk() {
-                return new String[] {NativeBackend.ID};
+                return new String[] {NativeBackend.ID, "sandlock"};
             }
 
             @Override
@@ -57,6 +61,8 @@ public final class BenchDriver {
         props.put("aasm.backend.id", NativeBackend.ID);
         props.put("aasm.backend.ranking", 0);
         this.kernel.addBackend(new NativeBackend(NativeSettings.defaults()), props);
+        this.kernel.addBackend(new SandlockBackend(defaults(SandlockConfig.class)), Map.of("aasm.backend.id",
+                "sandlock", "aasm.backend.ranking", 0));
         this.policy = policy;
     }
 
@@ -92,7 +98,8 @@ public final class BenchDriver {
             int worst = 0;
             for (int i = 0; i < count; i++) {
                 long t0 = System.nanoTime();
-                int rc = f[1].equals("pb") ? direct(f[3], argv) : confined(f[3], argv);
+                int rc = f[1].equals("pb") ? direct(f[3], argv)
+                        : confined(f[3], argv, f[1].equals("sandlock") ? "sandlock" : NativeBackend.ID);
                 times[i] = System.nanoTime() - t0;
                 worst = Math.max(worst, rc);
             }
@@ -111,8 +118,8 @@ public final class BenchDriver {
         return pb.start().waitFor();
     }
 
-    private int confined(String cwd, List<String> argv) throws Exception {
-        LaunchRequest req = new LaunchRequest(Optional.of(IsolationClass.PROCESS), Optional.of(NativeBackend.ID),
+    private int confined(String cwd, List<String> argv, String backend) throws Exception {
+        LaunchRequest req = new LaunchRequest(Optional.of(IsolationClass.PROCESS), Optional.of(backend),
                 Optional.of(policy), argv.get(0), new ArrayList<>(argv.subList(1, argv.size())), cwd,
                 IdentityRef.anonymous(), System.getenv(), new Stdio.Inherit());
         LaunchDecision decision = kernel.decide(req);
@@ -121,6 +128,19 @@ public final class BenchDriver {
         }
         ExitDisposition exit = kernel.launch(decision).await();
         return exit.shellStatus();
+    }
+
+    /** A configuration annotation answering every element with its default, as DS would without config. */
+    @SuppressWarnings("unchecked")
+    private static <A> A defaults(Class<A> type) {
+        return (A) java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+                (proxy, m, args) -> switch (m.getName()) {
+                    case "annotationType" -> type;
+                    case "toString" -> type.getSimpleName() + "(defaults)";
+                    case "hashCode" -> 0;
+                    case "equals" -> proxy == args[0];
+                    default -> m.getDefaultValue();
+                });
     }
 
     private static String describe(LaunchDecision d) {

@@ -1,12 +1,14 @@
 package io.aasm.conformance.internal;
 
 import io.aasm.ports.backend.BackendIdentity;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.BackendPlan;
+import io.aasm.ports.backend.Execution;
+import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.backend.PreparedExecution;
+import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.backend.Provenance;
 import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
@@ -23,6 +25,7 @@ import io.aasm.ports.capability.SupportLevel;
 import io.aasm.ports.capability.Synchrony;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.policy.ControlRequirement;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,8 +33,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A test double that claims full prevention in every domain and enforces nothing: it runs the
@@ -39,8 +40,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LyingBackend implements IsolationBackend {
     static final String ID = "liar";
-    private final Map<String, EnforcementPlan> prepared = new ConcurrentHashMap<>();
-    private final Map<String, Process> running = new ConcurrentHashMap<>();
 
     @Override
     public BackendIdentity identity() {
@@ -65,43 +64,66 @@ final class LyingBackend implements IsolationBackend {
         return capabilities();
     }
 
+    /** Whatever the scopes, the same claims. */
     @Override
-    public PreparedExecution prepare(EnforcementPlan plan) {
-        String token = UUID.randomUUID().toString();
-        prepared.put(token, plan);
-        return new PreparedExecution(plan, token);
+    public BackendPlan plan(ExecutionSpec spec) {
+        BackendCapabilities caps = capabilities();
+        return new BackendPlan() {
+            @Override
+            public BackendCapabilities capabilities() {
+                return caps;
+            }
+
+            @Override
+            public List<String> steps(ControlRequirement requirement) {
+                return List.of("claimed: " + requirement.domain().token() + " prevented");
+            }
+        };
     }
 
     @Override
-    public ExecutionHandle spawn(PreparedExecution p) throws LaunchException {
-        var spec = prepared.remove(p.token()).spec();
+    public PreparedLaunch prepare(EnforcementPlan plan) {
+        ExecutionSpec spec = plan.spec();
+        return new PreparedLaunch() {
+            @Override
+            public Execution spawn() throws LaunchException {
+                return start(spec);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static Execution start(ExecutionSpec spec) throws LaunchException {
         List<String> cmd = new ArrayList<>(List.of(spec.program()));
         cmd.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(new File(spec.workingDirectory())).inheritIO();
         pb.environment().clear();
         pb.environment().putAll(spec.environment());
+        Process p;
         try {
-            String token = UUID.randomUUID().toString();
-            running.put(token, pb.start());
-            return new ExecutionHandle(ID, token);
+            p = pb.start();
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, e.getMessage(), e);
         }
-    }
+        return new Execution() {
+            @Override
+            public ExitDisposition await() throws InterruptedException {
+                return new ExitDisposition.Exited(p.waitFor());
+            }
 
-    @Override
-    public ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException {
-        return new ExitDisposition.Exited(running.get(handle.token()).waitFor());
-    }
+            @Override
+            public boolean terminate(TerminationRequest request) {
+                p.destroyForcibly();
+                return true;
+            }
 
-    @Override
-    public boolean terminate(ExecutionHandle handle, TerminationRequest request) {
-        running.get(handle.token()).destroyForcibly();
-        return true;
-    }
-
-    @Override
-    public EnforcementEvidence evidence(ExecutionHandle handle) {
-        return new EnforcementEvidence(ID, List.of());
+            @Override
+            public EnforcementEvidence evidence() {
+                return new EnforcementEvidence(ID, List.of());
+            }
+        };
     }
 }

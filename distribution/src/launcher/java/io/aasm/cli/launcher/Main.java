@@ -78,12 +78,20 @@ public final class Main {
             if (daemon) {
                 ResidentPath.prepareDirectory(sock);
                 config.put("aasm.resident.socket", sock.toString());
+            } else {
+                // Made now, 0700 and ours, so it exists to be protected: a launch that could create it (under
+                // a /tmp it may write) could put a socket of its own where the kernel's belongs.
+                try {
+                    ResidentPath.prepareDirectory(sock);
+                } catch (IOException e) {
+                    // not ours to use: clients refuse such a directory themselves
+                }
             }
             // after conf/framework.properties: these describe this process and cannot be configured away
             config.put("felix.fileinstall.tmpdir", temp.sub("fileinstall").toString());
             config.put("aasm.tmp.dir", temp.dir().toString());
             config.put(ProtectedPaths.PROPERTY, ProtectedPaths.of(home, cache, sock.getParent(),
-                    Path.of(System.getProperty("java.home"))));
+                    Path.of(System.getProperty("java.home")), ProtectedPaths.stateDir()));
             @SuppressWarnings({"unchecked", "rawtypes"})
             Map<String, String> raw = (Map) config;
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);

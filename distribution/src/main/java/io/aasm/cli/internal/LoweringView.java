@@ -52,7 +52,8 @@ final class LoweringView {
 
     static String scope(Scope s) {
         if (s instanceof Scope.Paths p) {
-            return "paths[" + String.join(", ", p.paths()) + "]";
+            return "paths[" + String.join(", ", p.paths()) + "]"
+                    + (p.privateDirs().isEmpty() ? "" : " private[" + String.join(", ", p.privateDirs()) + "]");
         }
         if (s instanceof Scope.Egress e) {
             return "egress[" + e.grants().stream().map(LoweringView::grant).collect(Collectors.joining(", ")) + "]";

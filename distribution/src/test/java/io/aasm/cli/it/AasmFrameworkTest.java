@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,7 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 
 /**
@@ -105,7 +107,7 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"));
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 
@@ -113,7 +115,8 @@ public class AasmFrameworkTest {
     public void gogoPolicyCheckShowsTheLoweringOrEveryProblem() throws Exception {
         Path good = Bundles.ROOT.resolve("distribution/src/dist/conf/default-policy.yaml");
         String out = gogo("aasm:policy check " + good);
-        assertTrue(out, out.contains("valid") && out.contains("filesystem_write") && out.contains("paths[/tmp]"));
+        assertTrue(out, out.contains("valid") && out.contains("filesystem_write")
+                && out.contains("paths[$WORKDIR] private[/tmp]"));
         Path bad = Files.createTempFile("bad-policy", ".yaml");
         Files.writeString(bad, "apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  reed: {allow: [/usr]}\n");
         String err = gogo("aasm:policy check " + bad);
@@ -133,6 +136,37 @@ public class AasmFrameworkTest {
         assertEquals("0", gogo("aasm:status").strip());
         String rtrue = gogo("aasm:run exec --isolation none --dry-run -- /bin/true");
         assertTrue(rtrue, rtrue.contains("NO BOUNDARY ESTABLISHED"));
+    }
+
+    /** The --report choices are the renderer services in the framework: stopping a bundle takes its formats. */
+    @Test
+    public void reportChoicesFollowTheRendererBundles() throws Exception {
+        assertTrue(oneLine(gogo("aasm:run exec --help")).contains("installed here: json, kv, text (default: text)"));
+        Bundle json = Arrays.stream(context.getBundles())
+                .filter(b -> "io.aasm.adapter-report-json".equals(b.getSymbolicName())).findFirst().orElseThrow();
+        json.stop();
+        try {
+            assertTrue(oneLine(gogo("aasm:run exec --help")).contains("installed here: text (default: text)"));
+            String out = gogo("aasm:run exec --isolation none --report json -- /bin/true");
+            assertTrue(out, out.contains("'json' is not an installed report format; installed: text"));
+            assertEquals("2", gogo("aasm:status").strip());
+        } finally {
+            json.start();
+        }
+        awaitTrue("json and kv back among the choices",
+                () -> oneLine(gogoQuietly("aasm:run exec --help")).contains("installed here: json, kv, text"));
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
+    private String gogoQuietly(String command) {
+        try {
+            return gogo(command);
+        } catch (Exception e) {
+            return e.toString();
+        }
     }
 
     @Test
@@ -160,7 +194,18 @@ public class AasmFrameworkTest {
     private LaunchRequest autoRequest() {
         return new LaunchRequest(Optional.of(IsolationClass.AUTO), Optional.empty(),
                 Optional.of(Bundles.ROOT.resolve("distribution/src/dist/conf/default-policy.yaml").toString()),
-                "/bin/true", List.of(), "/", IdentityRef.anonymous(), Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+                "/bin/true", List.of(), PROJECT, IdentityRef.anonymous(), Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+    }
+
+    /** The default policy grants writing the working directory: a project folder, never / or a home. */
+    private static final String PROJECT = project();
+
+    private static String project() {
+        try {
+            return Files.createTempDirectory("aasm-project").toString();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private List<String> installed() {

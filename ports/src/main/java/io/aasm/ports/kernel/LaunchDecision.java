@@ -1,10 +1,13 @@
 package io.aasm.ports.kernel;
 
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.PolicyProblem;
 import io.aasm.ports.report.IsolationReport;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The pre-launch decision. Every arm except {@link PolicyRejected} carries a {@code pre_launch}
@@ -27,18 +30,29 @@ public sealed interface LaunchDecision {
         }
     }
 
-    /** A negotiated plan on a selected backend. */
-    record Confined(EnforcementPlan plan, IsolationReport report) implements LaunchDecision {
+    /**
+     * A negotiated plan on a selected backend. {@code notRunnable} is set when the program itself could
+     * not be resolved (not found, not executable): launching then fails with that kind, before anything runs.
+     */
+    record Confined(EnforcementPlan plan, IsolationReport report, Optional<ExitDisposition.NotStarted> notRunnable)
+            implements LaunchDecision {
         public Confined {
             Objects.requireNonNull(plan);
             Objects.requireNonNull(report);
+            Objects.requireNonNull(notRunnable);
         }
     }
 
-    /** {@code --isolation none}: runs without a boundary and says so (NO BOUNDARY ESTABLISHED). */
-    record Unconfined(IsolationReport report) implements LaunchDecision {
+    /**
+     * {@code --isolation none}: runs {@code spec} without a boundary and says so (NO BOUNDARY ESTABLISHED);
+     * {@code notRunnable} as for {@link Confined}.
+     */
+    record Unconfined(IsolationReport report, ExecutionSpec spec, Optional<ExitDisposition.NotStarted> notRunnable)
+            implements LaunchDecision {
         public Unconfined {
             Objects.requireNonNull(report);
+            Objects.requireNonNull(spec);
+            Objects.requireNonNull(notRunnable);
         }
     }
 }

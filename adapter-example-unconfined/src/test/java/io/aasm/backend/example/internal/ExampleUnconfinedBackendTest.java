@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
@@ -44,26 +44,26 @@ class ExampleUnconfinedBackendTest {
     @Test
     void runsTheProgramForRealWithOnlyTheGivenEnvironment(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("env.txt");
-        ExecutionHandle h = start(dir, Map.of("ONLY", "this"), "/bin/sh", "-c", "env > " + out + "; exit 7");
-        ExitDisposition d = backend.waitFor(h);
+        Execution h = start(dir, Map.of("ONLY", "this"), "/bin/sh", "-c", "env > " + out + "; exit 7");
+        ExitDisposition d = h.await();
         assertEquals(new ExitDisposition.Exited(7), d);
         List<String> env = Files.readAllLines(out);
         assertTrue(env.contains("ONLY=this"), env.toString());
         assertFalse(env.stream().anyMatch(l -> l.startsWith("HOME=")), "caller environment leaked: " + env);
-        assertEquals(d, backend.waitFor(h), "waitFor is idempotent");
+        assertEquals(d, h.await(), "await is idempotent");
     }
 
     @Test
     void gracefulTerminationDeliversSigtermToTheProgram(@TempDir Path dir) throws Exception {
         Path marker = dir.resolve("got");
         Path ready = dir.resolve("ready");
-        ExecutionHandle h = start(dir, Map.of(), "/bin/sh", "-c",
+        Execution h = start(dir, Map.of(), "/bin/sh", "-c",
                 "trap 'echo got > " + marker + "; exit 3' TERM; : > " + ready + "; while :; do sleep 0.05; done");
         while (!Files.exists(ready)) {
             Thread.sleep(20);
         }
-        assertTrue(backend.terminate(h, TerminationRequest.GRACEFUL));
-        assertEquals(new ExitDisposition.Exited(3), backend.waitFor(h));
+        assertTrue(h.terminate(TerminationRequest.GRACEFUL));
+        assertEquals(new ExitDisposition.Exited(3), h.await());
         assertEquals("got", Files.readString(marker).strip());
     }
 
@@ -73,13 +73,13 @@ class ExampleUnconfinedBackendTest {
         assertThrows(LaunchException.class, () -> backend.prepare(plan));
     }
 
-    private ExecutionHandle start(Path dir, Map<String, String> env, String program, String... args) throws Exception {
-        return backend.spawn(backend.prepare(plan(dir, env, new Stdio.Inherit(), program, args)));
+    private Execution start(Path dir, Map<String, String> env, String program, String... args) throws Exception {
+        return backend.prepare(plan(dir, env, new Stdio.Inherit(), program, args)).spawn();
     }
 
     private EnforcementPlan plan(Path dir, Map<String, String> env, Stdio stdio, String program, String... args) {
         ExecutionSpec spec = new ExecutionSpec(program, List.of(args), dir.toString(), IdentityRef.anonymous(), List.of(),
                 env, CredentialPosture.none(), stdio);
-        return new EnforcementPlan(backend.identity(), spec, List.of(), LaunchPosture.DEGRADED);
+        return new EnforcementPlan(backend.identity(), spec, List.of(), LaunchPosture.DEGRADED, backend.plan(spec));
     }
 }

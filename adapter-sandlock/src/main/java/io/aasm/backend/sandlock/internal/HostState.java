@@ -1,20 +1,18 @@
 package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.capability.CapabilityCatalog;
-import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.probe.ProbeCache;
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.backend.sandlock.internal.probe.ProbeRunner;
-import io.aasm.backend.sandlock.internal.supervise.Trackers;
+import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.PlatformBoundary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * What is known about sandlock on this host: the discovery verdict (re-run only when the located
@@ -24,18 +22,17 @@ import java.util.concurrent.ScheduledExecutorService;
 final class HostState {
     private final Discovery discovery;
     private final ProbeCache cache;
-    private final Trackers trackers;
-    private final ScheduledExecutorService timers;
+    private final Runs runs;
+    private final CapabilityCatalog.Teardown teardown;
     private Object discoveryKey;
     private Discovered discovered;
     private ProbeResults probes;
 
-    HostState(Settings s, BackendManifest manifest, Discovery discovery, Trackers trackers,
-              ScheduledExecutorService timers) {
+    HostState(Settings s, Discovery discovery, Runs runs, CapabilityCatalog.Teardown teardown) {
         this.discovery = discovery;
         this.cache = new ProbeCache(s.probeCacheDir(), s.procRoot());
-        this.trackers = trackers;
-        this.timers = timers;
+        this.runs = runs;
+        this.teardown = teardown;
     }
 
     synchronized Discovered discovered() {
@@ -68,10 +65,11 @@ final class HostState {
             return Optional.empty();
         }
         if (refresh || probes == null) {
-            String key = cache.key(f.sha256());
+            // The probe set and the guard are part of the key: a new probe or guard never reads stale results.
+            String key = cache.key(f.sha256() + "|" + runs.guardDigest() + "|" + String.join(",", ProbeRunner.ALL));
             Optional<ProbeResults> cached = refresh ? Optional.empty() : cache.load(key);
             probes = cached.orElseGet(() -> {
-                ProbeResults fresh = new ProbeRunner(f.executable(), trackers, timers).runAll();
+                ProbeResults fresh = new ProbeRunner(f.executable(), runs, runs.actor()).runAll();
                 cache.store(key, fresh);
                 return fresh;
             });
@@ -87,10 +85,13 @@ final class HostState {
         if (d instanceof Discovered.Unavailable u) {
             return BackendCapabilities.unavailable(u.reason(), PlatformBoundary.SHARED_HOST_KERNEL);
         }
-        return CapabilityCatalog.build(probes(refresh).orElseThrow(), trackers);
+        if (runs.unavailable().isPresent()) {
+            return BackendCapabilities.unavailable(runs.unavailable().get(), PlatformBoundary.SHARED_HOST_KERNEL);
+        }
+        return CapabilityCatalog.build(probes(refresh).orElseThrow(), teardown);
     }
 
     CapabilityCatalog.Teardown teardown() {
-        return trackers;
+        return teardown;
     }
 }

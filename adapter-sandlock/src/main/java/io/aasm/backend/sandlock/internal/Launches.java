@@ -1,9 +1,11 @@
 package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
+import io.aasm.backend.sandlock.internal.lower.AbsentLowering;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.lower.SandlockCommand;
+import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
@@ -28,18 +30,28 @@ import java.util.TreeSet;
 
 /** Turns a negotiated plan into a checked sandlock command line; nothing runs here. */
 final class Launches {
-    /** A fully prepared launch: the argv, the environment sandlock starts with, and setup evidence. */
+    /** A fully prepared launch: the argv, the program's stdio, the wall clock, and setup evidence. */
     record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
-                    OptionalLong wallClockSeconds, List<EvidenceRecord> setup) {
+                    OptionalLong wallClockSeconds, Runs.Stdio stdio, List<EvidenceRecord> setup,
+                    List<CapabilityDomain> installed, Optional<String> sandboxName) {
+        Prepared {
+            setup = List.copyOf(setup);
+            installed = List.copyOf(installed);
+        }
     }
 
     private final RequirementLowerer lowerer;
+    private final java.util.function.Supplier<Optional<String>> names;
 
-    Launches(RequirementLowerer lowerer) {
+    Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names) {
         this.lowerer = lowerer;
+        this.names = names;
     }
 
-    Prepared prepare(EnforcementPlan plan, Discovered discovered) throws LaunchException {
+    /** {@code lowered}: each requirement's lowering, as {@code plan()} made it (lowered again only if absent). */
+    Prepared prepare(EnforcementPlan plan, Discovered discovered,
+                     java.util.function.Function<ControlRequirement, Optional<DomainLowering>> planned)
+            throws LaunchException {
         if (!plan.backend().id().equals("sandlock")) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "plan was negotiated for backend '"
                     + plan.backend().id() + "', not sandlock");
@@ -49,10 +61,6 @@ final class Launches {
                     + ((Discovered.Unavailable) discovered).reason());
         }
         ExecutionSpec spec = plan.spec();
-        if (spec.stdio() instanceof Stdio.Descriptors) {
-            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "sandlock inherits the supervisor's own"
-                    + " stdin/stdout/stderr; descriptors held for a caller cannot be handed to it");
-        }
         checkEnvironment(spec);
         if (!Files.isDirectory(Path.of(spec.workingDirectory()))) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "working directory " + spec.workingDirectory()
@@ -60,10 +68,11 @@ final class Launches {
         }
         List<DomainLowering.Flags> lowered = new ArrayList<>();
         List<EvidenceRecord> setup = new ArrayList<>();
+        List<CapabilityDomain> installed = new ArrayList<>();
         OptionalLong wall = OptionalLong.empty();
         for (PlannedRequirement pr : plan.planned()) {
             ControlRequirement r = pr.requirement();
-            DomainLowering l = lowerer.lower(r);
+            DomainLowering l = planned.apply(r).orElseGet(() -> lowerer.lower(r));
             if (l instanceof DomainLowering.Inexpressible x) {
                 if (pr.outcome() instanceof RequirementOutcome.Enforced
                         || pr.outcome() instanceof RequirementOutcome.Observed) {
@@ -75,6 +84,7 @@ final class Launches {
             DomainLowering.Flags f = (DomainLowering.Flags) l;
             checkPathsExist(f);
             lowered.add(f);
+            installed.add(r.domain());
             setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(r.domain()), ClaimTerm.PLANNED,
                     f.steps().isEmpty() ? "no flag needed" : String.join("; ", f.steps())));
             if (r.scope() instanceof Scope.Limits lim && lim.maxWallClockSeconds().isPresent()) {
@@ -82,11 +92,34 @@ final class Launches {
                         wall.orElse(Long.MAX_VALUE)));
             }
         }
-        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered);
+        for (AbsentLowering.Absent a : AbsentLowering.lower(spec.requirements())) {
+            setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(a.domain()), ClaimTerm.PLANNED,
+                    "not stated; sandlock was told: " + String.join("; ", a.steps()) + (a.residual().isEmpty() ? ""
+                            : "; still restricted by sandlock: " + String.join("; ", a.residual()))));
+        }
+        Optional<String> name = names.get();
+        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name);
         setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
                 "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
                         + "); options: " + String.join(" ", cmd.options())));
-        return new Prepared(plan, found, cmd, wall, List.copyOf(setup));
+        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name);
+    }
+
+    /**
+     * Descriptors held for a remote caller (the resident kernel's client) are reopened through
+     * /proc/self/fd: a tty, pipe, FIFO or file gives the program the caller's own stream (output in
+     * append mode, so nothing is truncated).
+     */
+    static Runs.Stdio stdio(Stdio stdio) {
+        if (stdio instanceof Stdio.Descriptors d) {
+            return new Runs.Stdio(ProcessBuilder.Redirect.from(fd(d.stdin())), ProcessBuilder.Redirect.appendTo(
+                    fd(d.stdout())), ProcessBuilder.Redirect.appendTo(fd(d.stderr())));
+        }
+        return Runs.Stdio.inherit();
+    }
+
+    private static java.io.File fd(int fd) {
+        return new java.io.File("/proc/self/fd/" + fd);
     }
 
     /** The environment must hold only delegated names (the kernel reduces it; this is the backend's check). */

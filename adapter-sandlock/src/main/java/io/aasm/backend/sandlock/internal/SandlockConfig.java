@@ -20,9 +20,10 @@ public @interface SandlockConfig {
     @AttributeDefinition(description = "Root of procfs, read to find descendants and the host boot id")
     String proc_root() default "/proc";
 
+    @AttributeDefinition(description = "Where sandlock keeps its per-sandbox state (sandlock-<uid>/<name>/), so"
+            + " that a killed sandlock's left-over directory can be removed")
+    String shm_root() default "/dev/shm";
+
     @AttributeDefinition(description = "Milliseconds between SIGTERM and SIGKILL for a graceful termination")
     long terminate_grace_millis() default 3000;
-
-    @AttributeDefinition(description = "Milliseconds after sandlock's own --timeout before aasm kills the tree")
-    long deadline_grace_millis() default 1000;
 }

@@ -6,7 +6,7 @@ import java.util.function.Function;
 
 /** The backend's settings in plain form, so tests can build them without a framework. */
 record Settings(Function<String, Optional<String>> env, boolean requireVerifiedProvenance, Path probeCacheDir,
-                Path sysRoot, Path procRoot, long terminateGraceMillis, long deadlineGraceMillis) {
+                Path sysRoot, Path procRoot, Path shmRoot, long terminateGraceMillis) {
 
     static Settings from(SandlockConfig c) {
         Function<String, Optional<String>> env = name -> Optional.ofNullable(System.getenv(name));
@@ -18,6 +18,11 @@ record Settings(Function<String, Optional<String>> env, boolean requireVerifiedP
                     .orElse(Path.of(System.getProperty("user.home"), ".cache")).resolve("aasm");
         }
         return new Settings(env, c.require_verified_provenance(), cache, Path.of(c.sys_root()),
-                Path.of(c.proc_root()), c.terminate_grace_millis(), c.deadline_grace_millis());
+                Path.of(c.proc_root()), Path.of(c.shm_root()), c.terminate_grace_millis());
+    }
+
+    /** The extracted guard lives next to the probe cache, one directory per digest. */
+    Path guardCacheDir() {
+        return probeCacheDir.resolve("sandlock-guard");
     }
 }

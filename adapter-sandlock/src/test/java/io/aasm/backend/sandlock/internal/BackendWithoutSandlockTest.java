@@ -36,7 +36,7 @@ class BackendWithoutSandlockTest {
                     + " https://github.com/multikernel/sandlock/releases or set AA_SANDLOCK_BIN"), c.availability());
             assertTrue(c.reports().isEmpty());
             assertFalse(Files.exists(dir.resolve("cache")), "no sandlock means no probes and no probe cache");
-            assertFalse(b.capabilitiesFor(Fixtures.spec("/bin/true", List.of(), List.of(), Map.of())).available());
+            assertFalse(b.plan(Fixtures.spec("/bin/true", List.of(), List.of(), Map.of())).capabilities().available());
 
             BackendIdentity id = b.identity();
             assertEquals("sandlock", id.id());
@@ -61,12 +61,16 @@ class BackendWithoutSandlockTest {
     void lowerDescribesStepsOrTheGap() {
         SandlockBackend b = new SandlockBackend(Fixtures.settings(Map.of(), dir, Path.of("/sys"), false));
         try {
-            assertEquals(List.of("--fs-read=/usr (Landlock read+execute beneath /usr)"), b.lower(Fixtures.req(
+            assertEquals(List.of("--fs-read=/usr (Landlock read+execute beneath /usr)"), steps(b, Fixtures.req(
                     CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(List.of("/usr")))));
-            assertTrue(b.lower(Fixtures.req(CapabilityDomain.NAME_RESOLUTION, new Scope.WholeDomain())).get(0)
+            assertTrue(steps(b, Fixtures.req(CapabilityDomain.NAME_RESOLUTION, new Scope.WholeDomain())).get(0)
                     .startsWith("cannot lower: "));
         } finally {
             b.deactivate();
         }
+    }
+
+    private static List<String> steps(SandlockBackend b, io.aasm.ports.policy.ControlRequirement r) {
+        return b.plan(Fixtures.spec("/bin/true", List.of(), List.of(r), Map.of())).steps(r);
     }
 }

@@ -29,7 +29,10 @@ import java.util.OptionalLong;
 
 /** Specs, plans and settings for the adapter's tests. */
 final class Fixtures {
-    static final String STAND_IN = "fake-sandlock-for-supervision-tests.sh";
+    static final String STAND_IN = "non-confining-stand-in.sh";
+    /** The system paths a dynamically linked program needs to start (those present on this host). */
+    static final List<String> SYSTEM = List.of("/usr", "/bin", "/lib", "/lib64", "/sbin").stream()
+            .filter(p -> Files.isDirectory(Path.of(p))).toList();
 
     private Fixtures() {
     }
@@ -54,13 +57,51 @@ final class Fixtures {
                 new RequirementOutcome.Enforced(DecisionTiming.PRE, DescendantCoverage.PROCESS_TREE), List.of()))
                 .toList();
         return new EnforcementPlan(new BackendIdentity("sandlock", "0.8.6", new Provenance("x", "Apache-2.0", false,
-                Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY);
+                Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY,
+                new SandlockPlan(io.aasm.ports.capability.BackendCapabilities.unavailable("fixture",
+                        io.aasm.ports.capability.PlatformBoundary.SHARED_HOST_KERNEL), java.util.Map.of(),
+                        new io.aasm.ports.report.DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of())));
     }
 
     static Settings settings(Map<String, String> env, Path cache, Path sysRoot, boolean requireVerified) {
         Map<String, String> copy = new HashMap<>(env);
         return new Settings(n -> Optional.ofNullable(copy.get(n)), requireVerified, cache, sysRoot, Path.of("/proc"),
-                2000, 100);
+                Path.of("/dev/shm"),
+                2000);
+    }
+
+    /**
+     * A backend driving the real sandlock found like the backend finds it (AA_SANDLOCK_BIN, then PATH);
+     * without one the calling test is reported "environment cannot host this check" — never a stand-in.
+     */
+    static SandlockBackend realOrCannotHost(Path dir, Path sysRoot) {
+        Map<String, String> env = new HashMap<>();
+        Optional.ofNullable(System.getenv("AA_SANDLOCK_BIN")).ifPresent(v -> env.put("AA_SANDLOCK_BIN", v));
+        Optional.ofNullable(System.getenv("PATH")).ifPresent(v -> env.put("PATH", v));
+        // One probe cache for every real-sandlock test of this build: the key (boot, kernel, digests, probe set)
+        // is the same for all of them, so the controlled pairs run once, not once per test.
+        SandlockBackend b = new SandlockBackend(settings(env, Path.of("target", "real-sandlock-probe-cache")
+                .toAbsolutePath(), sysRoot, false));
+        boolean found = b.capabilities().available();
+        if (!found) {
+            b.deactivate();
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(found, "environment cannot host this check: no usable sandlock"
+                + " executable (set AA_SANDLOCK_BIN): " + b.capabilities().availability());
+        return b;
+    }
+
+    static ControlRequirement reads(String... extra) {
+        List<String> paths = new java.util.ArrayList<>(SYSTEM);
+        paths.addAll(List.of(extra));
+        return req(CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(paths));
+    }
+
+    /** A plan whose requirements carry the given outcome (e.g. degraded) instead of enforced. */
+    static EnforcementPlan plan(ExecutionSpec spec, RequirementOutcome outcome) {
+        List<PlannedRequirement> planned = spec.requirements().stream().map(r -> new PlannedRequirement(r, outcome,
+                List.of())).toList();
+        return new EnforcementPlan(plan(spec).backend(), spec, planned, LaunchPosture.DEGRADED, plan(spec).backendPlan());
     }
 
     /** Copies the test-only stand-in out of the classpath and makes it executable. */

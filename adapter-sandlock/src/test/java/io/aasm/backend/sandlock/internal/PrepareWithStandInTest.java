@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.backend.ExecutionSpec;
-import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
@@ -66,18 +63,11 @@ class PrepareWithStandInTest {
     }
 
     @Test
-    void heldDescriptorsCannotBeHandedToSandlock() {
-        ExecutionSpec spec = new ExecutionSpec("/bin/true", List.of(), "/", IdentityRef.anonymous(), List.of(),
-                Map.of(), CredentialPosture.none(), new Stdio.Descriptors(3, 4, 5));
-        assertTrue(refused(spec).getMessage().contains("cannot be handed to it"));
-    }
-
-    @Test
     void planForAnotherBackendIsRefused() {
         ExecutionSpec spec = Fixtures.spec("/bin/true", List.of(), List.of(), Map.of());
         var plan = Fixtures.plan(spec);
         var other = new io.aasm.ports.plan.EnforcementPlan(new io.aasm.ports.backend.BackendIdentity("aasm-native",
-                "1", plan.backend().provenance()), spec, plan.planned(), plan.posture());
+                "1", plan.backend().provenance()), spec, plan.planned(), plan.posture(), plan.backendPlan());
         assertThrows(LaunchException.class, () -> b.prepare(other));
     }
 }

@@ -29,7 +29,8 @@ class ProbesAgainstNonConfiningStandInTest {
         try {
             BackendCapabilities c = b.capabilities();
             for (CapabilityDomain d : List.of(CapabilityDomain.FILESYSTEM_READ, CapabilityDomain.FILESYSTEM_WRITE,
-                    CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL, CapabilityDomain.PROCESS_CREATION)) {
+                    CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL, CapabilityDomain.PROCESS_CREATION,
+                    CapabilityDomain.IPC, CapabilityDomain.RESOURCE)) {
                 CapabilityReport r = c.reportFor(d).orElseThrow();
                 assertFalse(r.canPrevent(), d.token() + " claimed prevention through a binary that confines nothing");
                 assertInstanceOf(PrerequisiteStatus.Unsatisfied.class, r.prerequisites().get(0).status(),

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.CapabilityReport;
@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,16 +44,7 @@ class RealSandlockConfinementTest {
 
     @BeforeEach
     void findSandlock() {
-        Map<String, String> env = new java.util.HashMap<>();
-        Optional.ofNullable(System.getenv("AA_SANDLOCK_BIN")).ifPresent(v -> env.put("AA_SANDLOCK_BIN", v));
-        Optional.ofNullable(System.getenv("PATH")).ifPresent(v -> env.put("PATH", v));
-        SandlockBackend b = new SandlockBackend(Fixtures.settings(env, dir.resolve("cache"), Path.of("/sys"), false));
-        boolean found = b.identity().provenance().sha256().isPresent() && !b.identity().version().equals("not-found");
-        if (!found) {
-            b.deactivate();
-        }
-        Assumptions.assumeTrue(found, "environment cannot host this check: no sandlock executable");
-        backend = b;
+        backend = Fixtures.realOrCannotHost(dir, Path.of("/sys"));
     }
 
     @AfterEach
@@ -75,8 +65,8 @@ class RealSandlockConfinementTest {
 
     private int run(List<ControlRequirement> reqs, String script) throws Exception {
         ExecutionSpec spec = Fixtures.spec("/bin/sh", List.of("-c", script), reqs, Map.of());
-        ExecutionHandle h = backend.spawn(backend.prepare(Fixtures.plan(spec)));
-        return backend.waitFor(h).shellStatus();
+        Execution h = backend.prepare(Fixtures.plan(spec)).spawn();
+        return h.await().shellStatus();
     }
 
     @Test
@@ -91,7 +81,10 @@ class RealSandlockConfinementTest {
         run(control, script);
         assertEquals("changed\n", Files.readString(target), "control: the write grant must allow the write");
         Files.writeString(target, "original");
-        run(reads(target.getParent()), script);
+        // One grant less: writes stated, granting nothing (an unstated write section would leave them open).
+        List<ControlRequirement> denied = reads(target.getParent());
+        denied.add(ControlRequirement.strict(CapabilityDomain.FILESYSTEM_WRITE, new Scope.WholeDomain()));
+        run(denied, script);
         assertEquals("original", Files.readString(target), "the file changed without a write grant");
     }
 
@@ -118,7 +111,7 @@ class RealSandlockConfinementTest {
     void forbiddenDestinationReceivesNoByte() throws Exception {
         Optional<Path> bash = List.of(Path.of("/bin/bash"), Path.of("/usr/bin/bash")).stream()
                 .filter(Files::isExecutable).findFirst();
-        Assumptions.assumeTrue(bash.isPresent(), "environment cannot host this check: no bash for /dev/tcp");
+        org.junit.jupiter.api.Assumptions.assumeTrue(bash.isPresent(), "environment cannot host this check: no bash for /dev/tcp");
         try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
             server.setSoTimeout(500);
             int port = server.getLocalPort();

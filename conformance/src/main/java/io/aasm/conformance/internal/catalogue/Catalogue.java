@@ -2,15 +2,47 @@ package io.aasm.conformance.internal.catalogue;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-/** Every scenario, in a fixed order. Names are pinned in .ci/conformance-scenarios.txt. */
+/**
+ * Every scenario, in a fixed order, in two families: {@code domains} (each of the nine capability
+ * domains attacked through its own grants) and {@code surroundings} (around the boundary: the caller's
+ * terminal, protocol variants, privileges, the seccomp baseline, aasm itself). Names are pinned in
+ * .ci/conformance-scenarios.txt.
+ */
 public final class Catalogue {
     private Catalogue() {
     }
 
     public static List<Scenario> all() {
+        List<Scenario> all = new ArrayList<>();
+        families().values().forEach(all::addAll);
+        Set<String> seen = new HashSet<>();
+        for (Scenario s : all) {
+            if (!seen.add(s.name())) {
+                throw new IllegalStateException("duplicate scenario name " + s.name());
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    /** The families by name, in catalogue order. */
+    public static Map<String, List<Scenario>> families() {
+        Map<String, List<Scenario>> f = new LinkedHashMap<>();
+        f.put("domains", domains());
+        f.put("surroundings", List.copyOf(SurroundingsScenarios.all()));
+        return f;
+    }
+
+    public static Optional<List<Scenario>> family(String name) {
+        return Optional.ofNullable(families().get(name));
+    }
+
+    private static List<Scenario> domains() {
         List<Scenario> all = new ArrayList<>();
         all.addAll(FilesystemReadScenarios.all());
         all.addAll(FilesystemWriteScenarios.all());
@@ -21,12 +53,6 @@ public final class Catalogue {
         all.addAll(IpcScenarios.all());
         all.addAll(CredentialScenarios.all());
         all.addAll(ResourceScenarios.all());
-        Set<String> seen = new HashSet<>();
-        for (Scenario s : all) {
-            if (!seen.add(s.name())) {
-                throw new IllegalStateException("duplicate scenario name " + s.name());
-            }
-        }
         return List.copyOf(all);
     }
 }

@@ -17,7 +17,9 @@ import java.util.Optional;
  * Ambient authority: the caller's environment, the supervisor's environment and descriptors, and
  * another process's environment and memory. Hostile policies delegate only PATH; the control either
  * delegates the one name (environment) or removes the credentials statement, since no delegation can
- * grant another process's /proc entries.
+ * grant another process's /proc entries. Those entries need ptrace-mode access, which a backend may deny
+ * in every launch whatever the policy (Landlock denies it towards processes outside the sandbox), so
+ * their scenarios name the permission denial as their signature.
  */
 final class CredentialScenarios {
     private CredentialScenarios() {
@@ -39,11 +41,21 @@ final class CredentialScenarios {
 
     private static Staged staged(Bench b, String name, String control, String grant, String script, String secret,
                                  Staged.Chore cleanup) {
+        return staged(b, name, control, grant, script, secret, cleanup, Optional.empty());
+    }
+
+    private static Staged staged(Bench b, String name, String control, String grant, String script, String secret,
+                                 Staged.Chore cleanup, Optional<String> denialSignature) {
         Path loot = b.out().resolve("loot");
         Staged.Observation effect = () -> Trees.read(loot).contains(secret)
                 ? Effect.happened("out/loot holds the secret") : Effect.absent("out/loot lacks the secret");
         return new Staged(b.policy(name).section(DELEGATE_PATH).text(), control, grant, script, effect, b::clearOut,
-                cleanup, Optional.empty());
+                cleanup, denialSignature);
+    }
+
+    /** What cat prints when the ptrace-mode access check on another process's /proc entry is refused. */
+    private static Optional<String> catDenied(String path) {
+        return Optional.of("cat: " + path + ": Permission denied");
     }
 
     private static Scenario envEnumeration() {
@@ -68,9 +80,9 @@ final class CredentialScenarios {
             if (pair.isEmpty()) {
                 return new Staging.CannotHost("the supervisor's environment holds nothing to look for");
             }
+            String path = "/proc/" + b.tools().supervisorPid() + "/environ";
             return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
-                    "cat /proc/" + b.tools().supervisorPid() + "/environ > " + b.out() + "/loot", pair.get(),
-                    Staged.Chore.nothing()));
+                    "cat " + path + " > " + b.out() + "/loot", pair.get(), Staged.Chore.nothing(), catDenied(path)));
         });
     }
 
@@ -79,8 +91,9 @@ final class CredentialScenarios {
         return new Scenario(name, CapabilityDomain.CREDENTIAL, "read another process's /proc/<pid>/environ", b -> {
             String secret = "env-" + b.tools().canary();
             Process other = Outside.startWithoutCapabilities(List.of("sleep", "120"), Map.of("AASM_OTHER_SECRET", secret));
+            String path = "/proc/" + other.pid() + "/environ";
             return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
-                    "cat /proc/" + other.pid() + "/environ > " + b.out() + "/loot", secret, () -> Outside.stop(other)));
+                    "cat " + path + " > " + b.out() + "/loot", secret, () -> Outside.stop(other), catDenied(path)));
         });
     }
 
@@ -100,9 +113,9 @@ final class CredentialScenarios {
                         held.close();
                         return new Staging.CannotHost("cannot find the supervisor's descriptor in /proc/self/fd");
                     }
+                    String path = "/proc/" + b.tools().supervisorPid() + "/fd/" + fd.get();
                     return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
-                            "cat /proc/" + b.tools().supervisorPid() + "/fd/" + fd.get() + " > " + b.out() + "/loot",
-                            secret, held::close));
+                            "cat " + path + " > " + b.out() + "/loot", secret, held::close, catDenied(path)));
                 });
     }
 
@@ -131,7 +144,7 @@ final class CredentialScenarios {
                     }
                     return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
                             b.actor() + " memread " + v.pid() + " " + v.address() + " " + v.length() + " " + b.out()
-                                    + "/loot", v.secret(), v::stop));
+                                    + "/loot", v.secret(), v::stop, Optional.of("open mem: errno=EACCES")));
                 });
     }
 }

@@ -20,6 +20,9 @@ final class NameResolutionScenarios {
 
     private static final String PINNED = "network:\n  name_resolution: {hosts: {api.example.test: 127.0.0.1}}\n";
     private static final String GRANT = "network.name_resolution removed (resolution unrestricted)";
+    /** Pinning holds only while no resolver is reachable: the lookup scenario denies egress in both runs. */
+    private static final String NO_EGRESS = "network:\n  egress: {allow: []}\n";
+    private static final String PINNED_NO_EGRESS = NO_EGRESS + "  name_resolution: {hosts: {api.example.test: 127.0.0.1}}\n";
 
     static List<Scenario> all() {
         return List.of(dnsExfil(), hostDatabase());
@@ -59,8 +62,9 @@ final class NameResolutionScenarios {
                         return got.contains(known.get()) ? Effect.happened("getent answered: " + got.strip())
                                 : Effect.absent("no answer for " + known.get());
                     };
-                    return new Staging.Ready(new Staged(b.policy(name).section(PINNED).text(), b.policy(name).text(),
-                            GRANT, "getent hosts " + known.get() + " > " + loot, effect, b::clearOut,
+                    return new Staging.Ready(new Staged(b.policy(name).section(PINNED_NO_EGRESS).text(),
+                            b.policy(name).section(NO_EGRESS).text(), GRANT, "getent hosts " + known.get() + " > " + loot,
+                            effect, b::clearOut,
                             Staged.Chore.nothing(), Optional.empty()));
                 });
     }

@@ -1,6 +1,9 @@
 package io.aasm.conformance.internal.catalogue;
 
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.report.IsolationReport;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,9 +16,14 @@ import java.util.Optional;
  * critical step is refused by a permission decision (for example {@code "ptrace attach: errno=EPERM"}).
  * It lets a backend that denies a mechanism irrespective of any grant be judged prevented instead of
  * inconclusive, without letting a broken action (wrong path, missing binary) pass.
+ *
+ * <p>{@code stdio} is what the launch's standard streams are (the suite's own unless a scenario needs,
+ * say, a terminal); {@code audit} reads what the action recorded against the post-run report and lists
+ * every way the report contradicts it (judged untruthful).
  */
 public record Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script,
-                     Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature) {
+                     Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature, Stdio stdio,
+                     Audit audit) {
 
     public Staged {
         Objects.requireNonNull(hostilePolicy);
@@ -26,15 +34,68 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
         Objects.requireNonNull(reset);
         Objects.requireNonNull(cleanup);
         Objects.requireNonNull(denialSignature);
+        Objects.requireNonNull(stdio);
+        Objects.requireNonNull(audit);
         if (hostilePolicy.equals(controlPolicy) && !controlGrant.startsWith("none:")) {
             throw new IllegalArgumentException("a control must differ from the hostile policy by one grant");
         }
+    }
+
+    public Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script, Observation effect,
+                  Chore reset, Chore cleanup, Optional<String> denialSignature) {
+        this(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                new Stdio.Inherit(), post -> List.of());
+    }
+
+    public Staged withStdio(Stdio s) {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                s, audit);
+    }
+
+    public Staged withAudit(Audit a) {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, a);
     }
 
     /** Observes the effect after the launch ended and its tree was torn down. */
     @FunctionalInterface
     public interface Observation {
         Effect observe() throws IOException;
+
+        /**
+         * The effect in the light of the launch's reports. Most effects do not depend on them; one that
+         * does ("data read outside what the report names as granted") overrides this.
+         */
+        default Effect observe(IsolationReport pre, IsolationReport post) throws IOException {
+            return observe();
+        }
+
+        /** An observation that needs the reports (see {@link #observe(IsolationReport, IsolationReport)}). */
+        static Observation withReports(Reported r) {
+            return new Observation() {
+                @Override
+                public Effect observe() {
+                    throw new IllegalStateException("this effect is judged against the launch's reports");
+                }
+
+                @Override
+                public Effect observe(IsolationReport pre, IsolationReport post) throws IOException {
+                    return r.observe(pre, post);
+                }
+            };
+        }
+    }
+
+    /** An effect judged against the launch's reports. */
+    @FunctionalInterface
+    public interface Reported {
+        Effect observe(IsolationReport pre, IsolationReport post) throws IOException;
+    }
+
+    /** Contradictions between what the action recorded and the post-run report (empty when there are none). */
+    @FunctionalInterface
+    public interface Audit {
+        List<String> contradictions(IsolationReport post) throws IOException;
     }
 
     /** A fixture chore (reset between runs, cleanup at the end). */

@@ -4,6 +4,7 @@ import io.aasm.conformance.internal.catalogue.Scenario;
 import io.aasm.conformance.internal.catalogue.Staged;
 import io.aasm.ports.capability.CapabilityDomain;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -50,7 +51,8 @@ final class Judge {
         Trial.Ran h = (Trial.Ran) hostile;
         boolean claims = Truth.claimsPrevention(h.pre(), d) || Truth.claimsPrevention(h.post(), d);
         String claim = Truth.claim(h.post(), d);
-        List<String> lies = Truth.violations(h.pre(), h.post(), backend, d);
+        List<String> lies = new ArrayList<>(Truth.violations(h.pre(), h.post(), backend, d));
+        lies.addAll(staged.audit().contradictions(h.post()));
         if (!lies.isEmpty()) {
             return verdict(sc, backend, Outcome.UNTRUTHFUL, String.join("; ", lies) + " [effect: "
                     + h.effect().evidence() + "]", claim, claims);

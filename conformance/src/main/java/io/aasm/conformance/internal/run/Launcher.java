@@ -8,7 +8,7 @@ import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
-import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
@@ -53,7 +53,7 @@ final class Launcher {
         LaunchRequest request = new LaunchRequest(Optional.of(none ? IsolationClass.NONE : IsolationClass.AUTO),
                 none ? Optional.empty() : Optional.of(backend), Optional.of(policyFile.toString()), "/bin/sh",
                 List.of("-c", inner), b.out().toString(), new IdentityRef("aasm-conformance", Optional.empty(), List.of()),
-                b.tools().callerEnvironment(), new Stdio.Inherit());
+                b.tools().callerEnvironment(), staged.stdio());
         try {
             LaunchDecision decision = kernel.decide(request);
             if (decision instanceof LaunchDecision.PolicyRejected r) {
@@ -68,7 +68,9 @@ final class Launcher {
             try {
                 session = kernel.launch(decision);
             } catch (LaunchException e) {
-                return new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
+                // the backend declined to install the boundary as planned: a refusal before launch, like a decided one
+                return e.kind() == LaunchFailureKind.BOUNDARY_REFUSED ? new Trial.Refused(e.getMessage())
+                        : new Trial.NotLaunched("launch failed (" + e.kind().token() + "): " + e.getMessage());
             }
             Optional<ExitDisposition> ended = awaitGuarded(session);
             if (ended.isEmpty()) {
@@ -77,10 +79,11 @@ final class Launcher {
             }
             ExitDisposition exit = ended.get();
             if (exit instanceof ExitDisposition.NotStarted ns) {
-                return new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
+                return ns.kind() == LaunchFailureKind.BOUNDARY_REFUSED ? new Trial.Refused(ns.detail())
+                        : new Trial.NotLaunched("not started (" + ns.kind().token() + "): " + ns.detail());
             }
             IsolationReport post = session.postRunReport();
-            Effect effect = staged.effect().observe();
+            Effect effect = staged.effect().observe(pre, post);
             return new Trial.Ran(pre, post, exit, Trees.read(b.out().resolve("diag")).strip(), effect);
         } finally {
             // anything of the launch still running is reported by the scenario's effect; never left behind

@@ -11,6 +11,7 @@ import io.aasm.ports.capability.Availability;
 import io.aasm.ports.kernel.BackendStatus;
 import io.aasm.ports.kernel.IsolationKernel;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,10 +31,17 @@ public final class SuiteRunner {
 
     private final IsolationKernel kernel;
     private final Launcher launcher;
+    private final Optional<Path> aasmHome;
 
     public SuiteRunner(IsolationKernel kernel) {
+        this(kernel, Optional.empty());
+    }
+
+    /** {@code aasmHome}: the installation the suite runs in, which the distribution-level scenarios need. */
+    public SuiteRunner(IsolationKernel kernel, Optional<Path> aasmHome) {
         this.kernel = kernel;
         this.launcher = new Launcher(kernel);
+        this.aasmHome = aasmHome;
     }
 
     /** Every installed backend, then {@code none}. */
@@ -53,7 +61,7 @@ public final class SuiteRunner {
             order.add(0, NONE);
         }
         Set<String> worksUnconfined = new HashSet<>();
-        try (Toolbox tools = Toolbox.create()) {
+        try (Toolbox tools = Toolbox.create(aasmHome)) {
             for (String backend : order) {
                 Optional<String> unusable = unusable(backend);
                 for (Scenario sc : scenarios) {

@@ -1,5 +1,6 @@
 package io.aasm.conformance.internal.command;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.conformance.internal.Components;
@@ -12,11 +13,18 @@ class ConformanceCommandTest {
     @Test
     void anUnknownOptionPrintsUsage() throws Exception {
         assertTrue(command.conformance("--backends", "x").startsWith("usage: aasm:conformance [--backend ID]"));
+        assertTrue(command.conformance("--family", "x", "--family", "y").startsWith(ConformanceCommand.USAGE));
     }
 
     @Test
     void anUnknownBackendNamesTheInstalledOnes() throws Exception {
         String out = command.conformance("--backend", "nope");
         assertTrue(out.startsWith("unknown backend 'nope'; installed: none"), out);
+    }
+
+    @Test
+    void anUnknownFamilyNamesTheFamilies() throws Exception {
+        assertEquals("unknown family 'nope'; families: domains, surroundings",
+                command.conformance("--family", "nope", "--backend", "none"));
     }
 }

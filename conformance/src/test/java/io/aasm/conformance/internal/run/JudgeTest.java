@@ -35,6 +35,17 @@ class JudgeTest {
     }
 
     @Test
+    void whatTheActionRecordedCanProveTheReportUntruthful() throws Exception {
+        Staged audited = staged(Optional.empty()).withAudit(post -> java.util.List.of("post_run: least_authority yes,"
+                + " but the program's own status shows CapEff=1"));
+        Trial hostile = ran(Reports.prevention(), Effect.absentAfterAction("recorded"), "");
+        Verdict v = Judge.judge(SC, "x", audited, hostile, () -> null);
+        assertEquals(Outcome.UNTRUTHFUL, v.outcome());
+        assertTrue(v.detail().contains("least_authority yes"), v.detail());
+        assertEquals(Outcome.PREVENTED, Judge.judge(SC, "x", staged(Optional.empty()), hostile, () -> null).outcome());
+    }
+
+    @Test
     void anEffectUnderAPreventionClaimFails() throws Exception {
         Verdict v = judge(ran(Reports.prevention(), Effect.happened("bytes"), ""), null, Optional.empty());
         assertEquals(Outcome.ESCAPED_UNDER_CLAIMED_PREVENTION, v.outcome());

@@ -2,9 +2,8 @@ package io.aasm.kernel.internal.launch;
 
 import io.aasm.kernel.internal.report.PostRunReports;
 import io.aasm.kernel.internal.selection.Guarded;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExitDisposition;
-import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
@@ -17,16 +16,13 @@ import java.util.Optional;
 /** A launch inside a backend's boundary. Every backend call is guarded; a throw is reported, not propagated. */
 public final class ConfinedSession implements LaunchSession {
 
-    private final IsolationBackend backend;
-    private final ExecutionHandle handle;
+    private final Execution execution;
     private final IsolationReport pre;
     private final PostRunReports postRun;
     private volatile ExitDisposition exit;
 
-    public ConfinedSession(IsolationBackend backend, ExecutionHandle handle, IsolationReport pre,
-                           PostRunReports postRun) {
-        this.backend = backend;
-        this.handle = handle;
+    public ConfinedSession(Execution execution, IsolationReport pre, PostRunReports postRun) {
+        this.execution = execution;
         this.pre = pre;
         this.postRun = postRun;
     }
@@ -36,14 +32,14 @@ public final class ConfinedSession implements LaunchSession {
         ExitDisposition done = exit;
         if (done == null) {
             try {
-                done = backend.waitFor(handle);
+                done = execution.await();
                 if (done == null) {
                     done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
                             "the backend returned no exit disposition");
                 }
             } catch (RuntimeException | LinkageError e) {
                 done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
-                        "supervision failed: waitFor() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                        "supervision failed: await() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
             exit = done;
         }
@@ -53,7 +49,7 @@ public final class ConfinedSession implements LaunchSession {
     @Override
     public boolean terminate(TerminationRequest request) {
         try {
-            return backend.terminate(handle, request);
+            return execution.terminate(request);
         } catch (RuntimeException | LinkageError e) {
             return false;
         }
@@ -62,7 +58,7 @@ public final class ConfinedSession implements LaunchSession {
     @Override
     public boolean signal(int signal) {
         try {
-            return backend.signal(handle, signal);
+            return execution.signal(signal);
         } catch (RuntimeException | LinkageError e) {
             return false;
         }
@@ -77,7 +73,7 @@ public final class ConfinedSession implements LaunchSession {
         Optional<EnforcementEvidence> evidence;
         Optional<String> fault = Optional.empty();
         try {
-            evidence = Optional.ofNullable(backend.evidence(handle));
+            evidence = Optional.ofNullable(execution.evidence());
             if (evidence.isEmpty()) {
                 fault = Optional.of("the backend's evidence() returned nothing");
             }
@@ -85,11 +81,11 @@ public final class ConfinedSession implements LaunchSession {
             evidence = Optional.empty();
             fault = Optional.of("evidence() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        Guarded<Optional<DescriptorInventory>> taken = Guarded.call("descriptorInventory()",
-                () -> backend.descriptorInventory(handle));
+        Guarded<Optional<DescriptorInventory>> taken = Guarded.call("descriptors()",
+                execution::descriptors);
         Optional<DescriptorInventory> inventory = taken instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
                 ? ok.value() : Optional.empty();
-        Guarded<Optional<ProcessAuthority>> measured = Guarded.call("authority()", () -> backend.authority(handle));
+        Guarded<Optional<ProcessAuthority>> measured = Guarded.call("authority()", execution::authority);
         Optional<ProcessAuthority> authority = measured instanceof Guarded.Ok<Optional<ProcessAuthority>> held
                 ? held.value() : Optional.empty();
         // Keep what was planned when the backend measured nothing of its own at launch.

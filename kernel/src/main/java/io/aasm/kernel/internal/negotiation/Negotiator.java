@@ -1,6 +1,7 @@
 package io.aasm.kernel.internal.negotiation;
 
 import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.BackendPlan;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.Availability;
 import io.aasm.ports.capability.BackendCapabilities;
@@ -31,8 +32,9 @@ import java.util.function.Function;
  */
 public final class Negotiator {
 
+    /** {@code caps}: {@code plan.capabilities()} as the caller read it, once. */
     public Negotiation negotiate(ExecutionSpec spec, BackendIdentity backend, BackendCapabilities caps,
-                                 Function<ControlRequirement, List<String>> lowering) {
+                                 BackendPlan plan, Function<ControlRequirement, List<String>> lowering) {
         if (caps.availability() instanceof Availability.Unavailable u) {
             // Nothing can be met on an unavailable backend, whatever each requirement's posture.
             String detail = "the `" + backend.id() + "` backend is unavailable on this host: " + u.reason();
@@ -83,7 +85,8 @@ public final class Negotiator {
                     outcomes);
         }
         LaunchPosture posture = degraded ? LaunchPosture.DEGRADED : LaunchPosture.READY;
-        return new Negotiation(new PlanResult.Planned(new EnforcementPlan(backend, spec, outcomes, posture)), outcomes);
+        return new Negotiation(new PlanResult.Planned(new EnforcementPlan(backend, spec, outcomes, posture, plan)),
+                outcomes);
     }
 
     /** What still holds when a requirement degrades: observation if the backend can observe, else nothing. */

@@ -3,10 +3,12 @@ package io.aasm.kernel.internal.selection;
 import io.aasm.kernel.internal.negotiation.Negotiation;
 import io.aasm.kernel.internal.negotiation.Negotiator;
 import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.BackendPlan;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.PlatformBoundary;
+import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.plan.PlanResult;
 import io.aasm.ports.plan.UnmetRequirement;
 import io.aasm.ports.report.CandidateVerdict;
@@ -40,28 +42,34 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
                 ? r.refusal().backendUnavailable() : Optional.empty());
     }
 
-    static Candidate evaluate(InstalledBackend b, ExecutionSpec spec, boolean processBoundaryOnly,
-                              Negotiator negotiator) {
+    /** {@code boundary}: the platform boundary the isolation class asks for; empty for {@code auto}. */
+    static Candidate evaluate(InstalledBackend b, ExecutionSpec spec, IsolationClass isolation,
+                              Optional<PlatformBoundary> boundary, Negotiator negotiator) {
         String id = b.id();
         Guarded<BackendIdentity> identity = Guarded.call("identity()", b.backend()::identity);
         if (identity instanceof Guarded.Fault<BackendIdentity> f) {
             return fault(b, f.message(), Optional.empty(), Optional.empty());
         }
         BackendIdentity who = ((Guarded.Ok<BackendIdentity>) identity).value();
-        Guarded<BackendCapabilities> caps = Guarded.call("capabilitiesFor()", () -> b.backend().capabilitiesFor(spec));
+        Guarded<BackendPlan> planned = Guarded.call("plan()", () -> b.backend().plan(spec));
+        if (planned instanceof Guarded.Fault<BackendPlan> f) {
+            return fault(b, f.message(), Optional.of(who), Optional.empty());
+        }
+        BackendPlan bp = ((Guarded.Ok<BackendPlan>) planned).value();
+        Guarded<BackendCapabilities> caps = Guarded.call("plan().capabilities()", bp::capabilities);
         if (caps instanceof Guarded.Fault<BackendCapabilities> f) {
             return fault(b, f.message(), Optional.of(who), Optional.empty());
         }
         BackendCapabilities c = ((Guarded.Ok<BackendCapabilities>) caps).value();
         Negotiation n;
         try {
-            n = negotiator.negotiate(spec, who, c, req -> {
+            n = negotiator.negotiate(spec, who, c, bp, req -> {
                 try {
-                    List<String> steps = b.backend().lower(req);
+                    List<String> steps = bp.steps(req);
                     // copy here so a malformed answer (null list or element) is this backend's fault
                     return steps == null ? List.of() : List.copyOf(steps);
                 } catch (RuntimeException | LinkageError e) {
-                    throw new LoweringFault(Guarded.describe("lower(" + req.domain().token() + ")", e));
+                    throw new LoweringFault(Guarded.describe("plan().steps(" + req.domain().token() + ")", e));
                 }
             });
         } catch (LoweringFault e) {
@@ -81,10 +89,11 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
             return new Candidate(b, new ConsideredBackend(id, CandidateVerdict.REJECTED_REQUIREMENTS_UNMET, detail,
                     domains), Optional.of(who), Optional.of(c), Optional.of(n));
         }
-        if (processBoundaryOnly && c.platformBoundary() != PlatformBoundary.SHARED_HOST_KERNEL) {
+        if (boundary.isPresent() && c.platformBoundary() != boundary.get()) {
             return new Candidate(b, new ConsideredBackend(id, CandidateVerdict.REJECTED_UNAVAILABLE,
-                    "platform boundary " + c.platformBoundary().token() + " is not a process boundary"
-                            + " (isolation class process needs shared_host_kernel)", List.of()),
+                    "platform boundary " + c.platformBoundary().token() + " is not a " + isolation.token()
+                            + " boundary (isolation class " + isolation.token() + " needs " + boundary.get().token()
+                            + ")", List.of()),
                     Optional.of(who), Optional.of(c), Optional.of(n));
         }
         PlanResult.Planned p = (PlanResult.Planned) n.result();

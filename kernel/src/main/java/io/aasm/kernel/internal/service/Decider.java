@@ -15,6 +15,7 @@ import io.aasm.kernel.internal.selection.Selection;
 import io.aasm.kernel.internal.selection.Selector;
 import io.aasm.kernel.internal.selection.WalkOrder;
 import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
@@ -42,20 +43,18 @@ final class Decider {
     private final Selector selector = new Selector(new Negotiator());
     private final ReportBuilder reports = new ReportBuilder();
 
-    record Decided(LaunchDecision decision, Optional<PendingLaunches.Pending> pending) {
-    }
 
-    Decided decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
+    LaunchDecision decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
                    WalkOrder order) {
         return decide(request, sources, backends, order, List.of());
     }
 
-    Decided decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
+    LaunchDecision decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
                    WalkOrder order, List<String> protectedPaths) {
         PolicyLoad load = loader.load(request.policyFile(), sources);
         if (load instanceof PolicyLoad.Rejected rejected) {
-            return new Decided(new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
-                    rejected.problems()), Optional.empty());
+            return new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
+                    rejected.problems());
         }
         PolicyLowering lowering = lowerer.lower(((PolicyLoad.Loaded) load).policy());
         IsolationClass isolation = request.isolation().or(lowering::isolation).orElse(IsolationClass.NONE);
@@ -66,14 +65,14 @@ final class Decider {
         }
 
         String program = request.program();
-        Optional<PendingLaunches.Failure> failure = Optional.empty();
+        Optional<ExitDisposition.NotStarted> failure = Optional.empty();
         ProgramResolver.Resolution r = resolver.resolve(request.program(), request.workingDirectory(),
                 request.callerEnvironment());
         if (r instanceof ProgramResolver.Resolution.Found f) {
             program = f.path();
         } else {
             ProgramResolver.Resolution.Failed failed = (ProgramResolver.Resolution.Failed) r;
-            failure = Optional.of(new PendingLaunches.Failure(failed.kind(), failed.detail()));
+            failure = Optional.of(new ExitDisposition.NotStarted(failed.kind(), failed.detail()));
         }
         CredentialPlan credentials = isolation == IsolationClass.NONE
                 ? CredentialPlan.unconfined(request.callerEnvironment())
@@ -84,7 +83,6 @@ final class Decider {
         ReportContext ctx = new ReportContext(isolation, request.identity(),
                 new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
                 credentials.posture());
-        PendingLaunches.Pending pending = new PendingLaunches.Pending(spec, failure);
         if (bound instanceof WorkingDirectoryGrants.Bound.TooWide wide && isolation != IsolationClass.NONE) {
             return refused(ctx, new RefusalEntry(Optional.of(CapabilityDomain.FILESYSTEM_WRITE),
                     "working_directory_too_wide", wide.message()), wide.message());
@@ -98,7 +96,7 @@ final class Decider {
                 return refused(ctx, new RefusalEntry(Optional.empty(), "backend_pinned_without_boundary", message),
                         message);
             }
-            return new Decided(new LaunchDecision.Unconfined(reports.noBoundary(ctx)), Optional.of(pending));
+            return new LaunchDecision.Unconfined(reports.noBoundary(ctx), spec, failure);
         }
         if (lowering.requirements().isEmpty()) {
             long inexpressible = lowering.domains().stream()
@@ -113,21 +111,20 @@ final class Decider {
         if (selection instanceof Selection.Chosen chosen) {
             // A backend that cannot say how it seals descriptors gets no least-authority credit.
             Guarded<Optional<DescriptorInventory>> planned = Guarded.call("plannedDescriptors()",
-                    () -> chosen.candidate().installed().backend().plannedDescriptors(chosen.plan()));
+                    () -> chosen.plan().backendPlan().plannedDescriptors());
             Optional<DescriptorInventory> sealing = planned instanceof Guarded.Ok<Optional<DescriptorInventory>> ok
                     ? ok.value() : Optional.empty();
             // Nor does one that cannot say which privileges the program will hold.
             Guarded<Optional<ProcessAuthority>> held = Guarded.call("plannedAuthority()",
-                    () -> chosen.candidate().installed().backend().plannedAuthority(chosen.plan()));
+                    () -> chosen.plan().backendPlan().plannedAuthority());
             Optional<ProcessAuthority> privileges = held instanceof Guarded.Ok<Optional<ProcessAuthority>> okay
                     ? okay.value() : Optional.empty();
             IsolationReport report = reports.fromPlan(ctx, chosen.plan(), chosen.candidate().capabilities(),
                     Optional.of(chosen.record()), sealing, privileges);
-            return new Decided(new LaunchDecision.Confined(chosen.plan(), report), Optional.of(pending));
+            return new LaunchDecision.Confined(chosen.plan(), report, failure);
         }
         Selection.NotChosen refused = (Selection.NotChosen) selection;
-        return new Decided(new LaunchDecision.Refused(reports.fromSelection(ctx, refused), refused.message()),
-                Optional.empty());
+        return new LaunchDecision.Refused(reports.fromSelection(ctx, refused), refused.message());
     }
 
     PolicyLowering lower(io.aasm.ports.policy.Policy policy) {
@@ -138,8 +135,7 @@ final class Decider {
         return loader.load(file, sources);
     }
 
-    private Decided refused(ReportContext ctx, RefusalEntry entry, String message) {
-        return new Decided(new LaunchDecision.Refused(reports.refusedBeforeSelection(ctx, entry), message),
-                Optional.empty());
+    private LaunchDecision refused(ReportContext ctx, RefusalEntry entry, String message) {
+        return new LaunchDecision.Refused(reports.refusedBeforeSelection(ctx, entry), message);
     }
 }

@@ -1,8 +1,10 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.kernel.internal.audit.Auditor;
 import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.kernel.internal.selection.InstalledBackend;
 import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.ports.audit.AuditLog;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.capability.BackendCapabilities;
@@ -48,8 +50,8 @@ public final class KernelComponent implements IsolationKernel {
 
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
-    private final Launcher launcher = new Launcher();
-    private final PendingLaunches pending = new PendingLaunches();
+    private volatile List<AuditLog> auditLogs = List.of();
+    private final Launcher launcher = new Launcher(new Auditor(() -> auditLogs));
     private volatile WalkOrder walkOrder;
     private volatile List<String> protectedPaths = List.of();
     private volatile List<InstalledBackend> backends = List.of();
@@ -112,6 +114,18 @@ public final class KernelComponent implements IsolationKernel {
         renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
     }
 
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addAuditLog(AuditLog log) {
+        List<AuditLog> next = new ArrayList<>(auditLogs);
+        next.add(log);
+        auditLogs = List.copyOf(next);
+    }
+
+    public synchronized void removeAuditLog(AuditLog log) {
+        auditLogs = auditLogs.stream().filter(l -> l != log).toList();
+    }
+
     /** The property wins over configuration, as for the walk order; relative entries are dropped. */
     static List<String> protectedPaths(Optional<String> property, String[] configured) {
         List<String> raw = property.map(p -> List.of(p.split(":"))).orElse(List.of(configured));
@@ -129,14 +143,12 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        Decider.Decided d = decider.decide(request, sources, backends, walkOrder, protectedPaths);
-        d.pending().ifPresent(p -> pending.put(d.decision(), p));
-        return d.decision();
+        return decider.decide(request, sources, backends, walkOrder, protectedPaths);
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
-        return launcher.launch(decision, pending.get(decision), backends);
+        return launcher.launch(decision, backends);
     }
 
     @Override

@@ -55,7 +55,18 @@ class NegotiatorContractTest {
     private final Negotiator negotiator = new Negotiator();
 
     private Negotiation negotiate(ExecutionSpec spec, BackendCapabilities caps) {
-        return negotiator.negotiate(spec, ID, caps, r -> List.of("step " + r.domain().token()));
+        io.aasm.ports.backend.BackendPlan plan = new io.aasm.ports.backend.BackendPlan() {
+            @Override
+            public BackendCapabilities capabilities() {
+                return caps;
+            }
+
+            @Override
+            public List<String> steps(io.aasm.ports.policy.ControlRequirement r) {
+                return List.of("step " + r.domain().token());
+            }
+        };
+        return negotiator.negotiate(spec, ID, caps, plan, plan::steps);
     }
 
     private static PlanRefusal refusal(Negotiation n) {

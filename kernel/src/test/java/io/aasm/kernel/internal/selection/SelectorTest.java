@@ -59,8 +59,8 @@ class SelectorTest {
         assertEquals(List.of(CandidateVerdict.REJECTED_REQUIREMENTS_UNMET, CandidateVerdict.SELECTED), verdicts(s));
         assertEquals(List.of(CapabilityDomain.NETWORK_EGRESS), s.record().considered().get(0).unmetDomains());
         assertEquals(0, c.totalCalls(), "a candidate after the selected one is never asked");
-        assertEquals(1, b.calls("capabilitiesFor"));
-        assertEquals(2, b.calls("lower"));
+        assertEquals(1, b.calls("plan"), "one launch is lowered once");
+        assertEquals(2, b.calls("steps"));
     }
 
     @Test
@@ -68,7 +68,7 @@ class SelectorTest {
         TestBackend unmet = new TestBackend("unmet", weakEgress());
         TestBackend away = new TestBackend("away",
                 BackendCapabilities.unavailable("needs a newer host", PlatformBoundary.SHARED_HOST_KERNEL));
-        TestBackend broken = new TestBackend("broken", Caps.allStrong()).throwing("capabilitiesFor");
+        TestBackend broken = new TestBackend("broken", Caps.allStrong()).throwing("plan");
         Selection s = auto(WalkOrder.parse("ghost,unmet,away,broken"), installed(unmet, 0), installed(away, 0),
                 installed(broken, 0));
         Selection.NotChosen n = assertInstanceOf(Selection.NotChosen.class, s);
@@ -78,8 +78,8 @@ class SelectorTest {
         assertTrue(n.message().contains("  - unmet: requirements unmet: network_egress (decision_too_late)"),
                 n.message());
         assertTrue(n.message().contains("  - away: unavailable: needs a newer host"), n.message());
-        assertTrue(n.message().contains("  - broken: backend fault: capabilitiesFor() threw IllegalStateException:"
-                + " broken test failure in capabilitiesFor"), n.message());
+        assertTrue(n.message().contains("  - broken: backend fault: plan() threw IllegalStateException:"
+                + " broken test failure in plan"), n.message());
         assertEquals(List.of("no_backend_eligible", "not_installed", "rejected_requirements_unmet",
                 "rejected_unavailable", "rejected_backend_fault"),
                 n.launchWide().stream().map(e -> e.reason()).toList());
@@ -88,7 +88,7 @@ class SelectorTest {
     @Test
     void aThrowingBackendBecomesANamedDiagnosticAndTheWalkMovesOn() {
         TestBackend who = new TestBackend("who", Caps.allStrong()).throwing("identity");
-        TestBackend low = new TestBackend("low", Caps.allStrong()).throwing("lower");
+        TestBackend low = new TestBackend("low", Caps.allStrong()).throwing("steps");
         TestBackend good = new TestBackend("good", Caps.allStrong());
         Selection s = auto(WalkOrder.parse("who,low,good"), installed(who, 0), installed(low, 0), installed(good, 0));
         assertEquals("good", assertInstanceOf(Selection.Chosen.class, s).plan().backend().id());
@@ -96,15 +96,26 @@ class SelectorTest {
         assertEquals(CandidateVerdict.REJECTED_BACKEND_FAULT, c.get(0).verdict());
         assertTrue(c.get(0).detail().contains("identity() threw IllegalStateException"), c.get(0).detail());
         assertEquals(CandidateVerdict.REJECTED_BACKEND_FAULT, c.get(1).verdict());
-        assertTrue(c.get(1).detail().contains("lower(filesystem_write) threw"), c.get(1).detail());
+        assertTrue(c.get(1).detail().contains("plan().steps(filesystem_write) threw"), c.get(1).detail());
     }
 
     @Test
     void aMalformedAnswerIsTheBackendsFaultToo() {
         TestBackend nulls = new TestBackend("nulls", Caps.allStrong()) {
             @Override
-            public List<String> lower(io.aasm.ports.policy.ControlRequirement requirement) {
-                return java.util.Arrays.asList("step", null);
+            public io.aasm.ports.backend.BackendPlan plan(io.aasm.ports.backend.ExecutionSpec spec) {
+                io.aasm.ports.backend.BackendPlan real = super.plan(spec);
+                return new io.aasm.ports.backend.BackendPlan() {
+                    @Override
+                    public BackendCapabilities capabilities() {
+                        return real.capabilities();
+                    }
+
+                    @Override
+                    public List<String> steps(io.aasm.ports.policy.ControlRequirement requirement) {
+                        return java.util.Arrays.asList("step", null);
+                    }
+                };
             }
         };
         TestBackend empty = new TestBackend("empty", null);
@@ -114,7 +125,7 @@ class SelectorTest {
         assertEquals("good", assertInstanceOf(Selection.Chosen.class, s).plan().backend().id());
         assertEquals(List.of(CandidateVerdict.REJECTED_BACKEND_FAULT, CandidateVerdict.REJECTED_BACKEND_FAULT,
                 CandidateVerdict.SELECTED), verdicts(s));
-        assertTrue(s.record().considered().get(1).detail().contains("capabilitiesFor() returned nothing"));
+        assertTrue(s.record().considered().get(1).detail().contains("plan().capabilities() returned nothing"));
     }
 
     @Test
@@ -138,14 +149,36 @@ class SelectorTest {
     @Test
     void processWalkSkipsBackendsThatAreNotAProcessBoundary() {
         TestBackend vm = new TestBackend("vm", new BackendCapabilities(Caps.allStrong().availability(),
-                PlatformBoundary.GUEST_KERNEL, Caps.allStrong().reports(), Optional.empty()));
+                PlatformBoundary.SEPARATE_KERNEL, Caps.allStrong().reports(), Optional.empty()));
         TestBackend proc = new TestBackend("proc", Caps.allStrong());
         Selection s = selector.select(IsolationClass.PROCESS, Optional.empty(), SPEC,
                 List.of(installed(vm, 0), installed(proc, 0)), WalkOrder.parse("vm,proc"));
         assertEquals("proc", assertInstanceOf(Selection.Chosen.class, s).plan().backend().id());
         assertEquals(SelectionMode.DEFAULT, s.record().mode());
         assertEquals(CandidateVerdict.REJECTED_UNAVAILABLE, s.record().considered().get(0).verdict());
-        assertTrue(s.record().considered().get(0).detail().contains("guest_kernel"));
+        assertTrue(s.record().considered().get(0).detail().contains("separate_kernel"));
+    }
+
+    @Test
+    void eachClassWalksOnlyItsOwnPlatformBoundary() {
+        TestBackend vm = new TestBackend("vm", boundary(PlatformBoundary.SEPARATE_KERNEL));
+        TestBackend box = new TestBackend("box", boundary(PlatformBoundary.CONTAINER));
+        TestBackend proc = new TestBackend("proc", Caps.allStrong());
+        List<InstalledBackend> all = List.of(installed(proc, 0), installed(box, 0), installed(vm, 0));
+        for (var want : java.util.Map.of(IsolationClass.PROCESS, "proc", IsolationClass.CONTAINER, "box",
+                IsolationClass.VM, "vm", IsolationClass.AUTO, "proc").entrySet()) {
+            Selection s = selector.select(want.getKey(), Optional.empty(), SPEC, all, WalkOrder.parse("proc,box,vm"));
+            assertEquals(want.getValue(), assertInstanceOf(Selection.Chosen.class, s).plan().backend().id(),
+                    want.getKey().token());
+        }
+        Selection pinned = selector.select(IsolationClass.VM, Optional.of("box"), SPEC, all, WalkOrder.parse(""));
+        Selection.NotChosen n = assertInstanceOf(Selection.NotChosen.class, pinned);
+        assertTrue(n.record().considered().get(0).detail().contains("isolation class vm needs separate_kernel"),
+                n.record().considered().get(0).detail());
+    }
+
+    private static BackendCapabilities boundary(PlatformBoundary b) {
+        return new BackendCapabilities(Caps.allStrong().availability(), b, Caps.allStrong().reports(), Optional.empty());
     }
 
     @Test

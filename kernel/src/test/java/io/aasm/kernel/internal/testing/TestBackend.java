@@ -1,13 +1,14 @@
 package io.aasm.kernel.internal.testing;
 
 import io.aasm.ports.backend.BackendIdentity;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.BackendPlan;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.backend.PreparedExecution;
+import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.backend.Provenance;
 import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
@@ -39,7 +40,6 @@ public class TestBackend implements IsolationBackend {
     public final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     public volatile ExecutionSpec lastSpec;
     public volatile EnforcementPlan lastPlan;
-    private final Map<String, Process> running = new ConcurrentHashMap<>();
 
     public TestBackend(String id, BackendCapabilities capabilities) {
         this.id = id;
@@ -87,66 +87,78 @@ public class TestBackend implements IsolationBackend {
     }
 
     @Override
-    public BackendCapabilities capabilitiesFor(ExecutionSpec spec) {
-        enter("capabilitiesFor");
+    public BackendPlan plan(ExecutionSpec spec) {
+        enter("plan");
         lastSpec = spec;
-        return capabilities;
+        return new BackendPlan() {
+            @Override
+            public BackendCapabilities capabilities() {
+                enter("plan.capabilities");
+                return capabilities;
+            }
+
+            @Override
+            public List<String> steps(ControlRequirement requirement) {
+                enter("steps");
+                return List.of("test step for " + requirement.domain().token());
+            }
+        };
     }
 
     @Override
-    public List<String> lower(ControlRequirement requirement) {
-        enter("lower");
-        return List.of("test step for " + requirement.domain().token());
-    }
-
-    @Override
-    public PreparedExecution prepare(EnforcementPlan plan) throws LaunchException {
+    public PreparedLaunch prepare(EnforcementPlan plan) throws LaunchException {
         enter("prepare");
         lastPlan = plan;
-        return new PreparedExecution(plan, "prepared-" + plan.spec().program());
+        return new PreparedLaunch() {
+            @Override
+            public Execution spawn() throws LaunchException {
+                return TestBackend.this.spawn(plan.spec());
+            }
+
+            @Override
+            public void close() {
+                enter("close");
+            }
+        };
     }
 
-    @Override
-    public ExecutionHandle spawn(PreparedExecution prepared) throws LaunchException {
+    private Execution spawn(ExecutionSpec spec) throws LaunchException {
         enter("spawn");
-        ExecutionSpec spec = prepared.plan().spec();
         List<String> cmd = new ArrayList<>();
         cmd.add(spec.program());
         cmd.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(new File(spec.workingDirectory())).inheritIO();
         pb.environment().clear();
         pb.environment().putAll(spec.environment());
+        Process p;
         try {
-            Process p = pb.start();
-            String token = "h" + p.pid();
-            running.put(token, p);
-            return new ExecutionHandle(id, token);
+            p = pb.start();
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, e.getMessage(), e);
         }
-    }
+        return new Execution() {
+            @Override
+            public ExitDisposition await() throws InterruptedException {
+                enter("await");
+                int status = p.waitFor();
+                return status > 128 ? new ExitDisposition.Signalled(status - 128) : new ExitDisposition.Exited(status);
+            }
 
-    @Override
-    public ExitDisposition waitFor(ExecutionHandle handle) throws InterruptedException {
-        enter("waitFor");
-        int status = running.get(handle.token()).waitFor();
-        return status > 128 ? new ExitDisposition.Signalled(status - 128) : new ExitDisposition.Exited(status);
-    }
+            @Override
+            public boolean terminate(TerminationRequest request) {
+                enter("terminate");
+                if (!p.isAlive()) {
+                    return false;
+                }
+                p.destroy();
+                return true;
+            }
 
-    @Override
-    public boolean terminate(ExecutionHandle handle, TerminationRequest request) {
-        enter("terminate");
-        Process p = running.get(handle.token());
-        if (p == null || !p.isAlive()) {
-            return false;
-        }
-        p.destroy();
-        return true;
-    }
-
-    @Override
-    public EnforcementEvidence evidence(ExecutionHandle handle) {
-        enter("evidence");
-        return evidence;
+            @Override
+            public EnforcementEvidence evidence() {
+                enter("evidence");
+                return evidence;
+            }
+        };
     }
 }

@@ -61,6 +61,18 @@ public record LauncherBinary(Path path, String sha256) {
     private static final int SEALS = 0x1 | 0x2 | 0x4 | 0x8; // seal, shrink, grow, write
 
     /** The embedded launcher, verified, in a sealed memory file; its path goes through this JVM's /proc entry. */
+    /**
+     * The launcher every launch executes: a configured file (an operator's own build) or the embedded one,
+     * either way copied once into sealed memory, so no file a launch could change is what runs next.
+     */
+    public static LauncherBinary load(java.util.Optional<Path> configured) throws IOException {
+        if (configured.isPresent()) {
+            byte[] bin = Files.readAllBytes(configured.get());
+            return sealedInMemory(bin, sha256(bin));
+        }
+        return sealedInMemory();
+    }
+
     public static LauncherBinary sealedInMemory() throws IOException {
         return sealedInMemory(resource(platformDir() + "/aasm-launch"), embeddedChecksum());
     }

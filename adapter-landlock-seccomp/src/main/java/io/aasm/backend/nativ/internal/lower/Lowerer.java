@@ -29,14 +29,31 @@ public final class Lowerer {
     private final Routes routes;
     private final SeccompPrograms programs;
     private final List<String> ownState;
+    private final Optional<String> canaryRoot;
+    private final CanaryChooser canaries;
+    private final java.util.function.Function<String, Optional<Integer>> numbers;
 
-    /** {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's. */
-    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
+    /**
+     * {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's;
+     * {@code canaryRoot}: the folder the file canaries are made in (empty: launches carry no canaries).
+     */
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState,
+                   Optional<String> canaryRoot) {
         this.facts = facts;
         this.compiler = compiler;
         this.routes = new Routes(facts, n -> compiler.map(c -> c.resolve(n).isPresent()).orElse(false));
         this.programs = new SeccompPrograms(facts, compiler);
         this.ownState = List.copyOf(ownState);
+        this.canaryRoot = canaryRoot;
+        this.numbers = n -> compiler.flatMap(c -> {
+            java.util.OptionalInt nr = c.resolve(n);
+            return nr.isPresent() ? Optional.of(nr.getAsInt()) : Optional.empty();
+        });
+        this.canaries = new CanaryChooser(numbers);
+    }
+
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
+        this(facts, compiler, ownState, Optional.empty());
     }
 
     public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler) {
@@ -96,11 +113,19 @@ public final class Lowerer {
         if (seccompRefusal.isPresent()) {
             return new Lowering.Refused(sc.owner, seccompRefusal.get());
         }
+        b.deniedCalls = DeniedCalls.of(sc, numbers);
         // Without root, dropping the bounding set (and every namespace) needs a user namespace of our own.
         if (!facts.root()) {
             b.namespaces.add(Namespace.USER);
         }
         b.authority = new NativePlan.Authority(true, true, b.namespaces.contains(Namespace.PID));
+        if (canaryRoot.isPresent()) {
+            List<Integer> reachable = new ArrayList<>(b.relayTcpPorts);
+            if (b.landlock != null) {
+                b.landlock.ports().forEach(p -> reachable.add(p.port()));
+            }
+            b.canaries = canaries.choose(requirements, fs, canaryRoot, reachable);
+        }
         return new Lowering.Lowered(b.build());
     }
 
@@ -115,7 +140,7 @@ public final class Lowerer {
         return env;
     }
 
-    /** The view (mount namespace), the Landlock filesystem rules and the watch denial, decided together. */
+    /** The view (mount namespace) and the Landlock filesystem rules, decided together. */
     private Optional<Lowering.Refused> filesystem(ExecutionSpec spec, FilesystemGrants fs, NativePlan.Builder b,
                                                   Landlock ll, SeccompConcerns sc, List<String> generatedEtc) {
         List<String> protectedRoots = new ArrayList<>(spec.protectedPaths());
@@ -173,12 +198,6 @@ public final class Lowerer {
                     : CapabilityDomain.FILESYSTEM_WRITE;
             view.described().forEach(d -> b.step(owner, d));
         }
-        // Reads confined by Landlock alone (writes unrestricted, so the host's tree stays): a watch on a folder
-        // outside the grants would show the names created in it.
-        sc.denyWatches = fs.read().isPresent() && fs.write().isEmpty();
-        if (sc.denyWatches) {
-            b.step(CapabilityDomain.FILESYSTEM_READ, "seccomp: inotify_add_watch and fanotify_mark denied (EPERM)");
-        }
         return Optional.empty();
     }
 
@@ -194,47 +213,42 @@ public final class Lowerer {
 
     private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, SeccompConcerns sc) {
         sc.denyIoUring = true;
-        if (r.scope() instanceof Scope.Egress e && EgressCoverage.loopbackOnly(e.grants())) {
-            // Same decision as Routes.relay: the host's loopback, port by port, nothing else routable.
-            List<Integer> tcp = EgressCoverage.relayPorts(e.grants(), Protocol.TCP).orElseThrow();
-            List<Integer> udp = EgressCoverage.relayPorts(e.grants(), Protocol.UDP).orElseThrow();
+        Routes.Egress choice = routes.egress(r.scope());
+        if (choice instanceof Routes.Egress.Inexpressible i) {
+            return Optional.of(i.reason());
+        }
+        if (choice instanceof Routes.Egress.OwnLoopback || choice instanceof Routes.Egress.Relayed) {
             b.namespaces.add(Namespace.NET);
-            b.relayTcpPorts.addAll(tcp);
-            b.relayUdpPorts.addAll(udp);
-            sc.egress(false);
             b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
                     + "no route out");
+        }
+        if (choice instanceof Routes.Egress.Relayed relayed) {
+            List<Integer> tcp = relayed.tcp();
+            List<Integer> udp = relayed.udp();
+            b.relayTcpPorts.addAll(tcp);
+            b.relayUdpPorts.addAll(udp);
             b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (tcp.isEmpty() ? "" : "TCP ports " + tcp)
                     + (tcp.isEmpty() || udp.isEmpty() ? "" : " and ") + (udp.isEmpty() ? "" : "UDP ports " + udp)
                     + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
-            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
-            return Optional.empty();
         }
-        if (r.scope() instanceof Scope.Egress e && !e.grants().isEmpty()) {
-            boolean udp = false;
-            for (var g : e.grants()) {
-                if (g.protocol() == Protocol.UDP) {
-                    udp = true;
-                } else {
-                    for (int p = g.portFrom(); p <= g.portTo(); p++) {
-                        ll.port(p);
-                    }
-                }
-            }
-            ll.handleNet();
-            sc.egress(udp);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
-                    + " (on every destination, as granted)");
-            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (udp ? "; UDP to every destination" : "; no UDP"));
-            return Optional.empty();
-        }
-        if (facts.namespaces()) {
-            b.namespaces.add(Namespace.NET);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), "
-                    + "no route out");
-        } else {
+        if (choice instanceof Routes.Egress.NoConnect) {
             ll.handleNet();
             b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect denied on every port");
+        }
+        if (choice instanceof Routes.Egress.ByPort byPort) {
+            ((Scope.Egress) r.scope()).grants().stream().filter(g -> g.protocol() == Protocol.TCP)
+                    .forEach(g -> {
+                        for (int p = g.portFrom(); p <= g.portTo(); p++) {
+                            ll.port(p);
+                        }
+                    });
+            ll.handleNet();
+            sc.egress(byPort.udp());
+            b.step(CapabilityDomain.NETWORK_EGRESS, "landlock: TCP connect allowed only to ports " + ll.portSummary()
+                    + " (on every destination, as granted)");
+            b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (byPort.udp() ? "; UDP to every destination"
+                    : "; no UDP"));
+            return Optional.empty();
         }
         sc.egress(false);
         b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);

@@ -54,7 +54,9 @@ public final class Routes {
             default -> new Scope.WholeDomain();
         };
         ControlRequirement r = ControlRequirement.strict(d, s);
-        return route(r, List.of(r));
+        // name resolution is pinned only with egress stated: its strictest form comes with egress denied
+        return route(r, d == CapabilityDomain.NAME_RESOLUTION ? List.of(r, ControlRequirement.strict(
+                CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain())) : List.of(r));
     }
 
     private Route filesystem(boolean write) {
@@ -71,18 +73,19 @@ public final class Routes {
                         + "executable and libraries need grants; the view's folders can be listed (with reads "
                         + "granted, they hold only the granted paths and the folders leading to them)",
                 "pathname unix sockets inside the grants can be connected to (Landlock ABI <= 7 does not check "
-                        + "connect); those outside them do not exist in the view",
+                        + "connect)",
                 "aasm's own install, cache and runtime directory are read-only inside the boundary; a write grant "
                         + "inside them refuses"));
         if (!write) {
             lim.add("read grants include execute (a readable program can be run)");
-            lim.add("when filesystem.write is not stated (writes unrestricted) the host's tree stays in place: "
-                    + "reads outside the grants fail with EACCES rather than ENOENT, and inotify/fanotify watches "
-                    + "are denied (EPERM)");
+            lim.add("only the granted paths exist (ENOENT elsewhere), so nothing outside them can be read, watched "
+                    + "or connected to; when filesystem.write is not stated the read grants are mounted read-write "
+                    + "(writes there are not restricted) and writing anywhere else fails with ENOENT");
         } else {
             lim.add("write grants include read of the same paths");
             lim.add("when filesystem.read is not stated (reads unrestricted) the host's tree is there read-only: "
-                    + "writes and metadata changes outside the write grants fail with EROFS or EACCES");
+                    + "writes and metadata changes outside the write grants fail with EROFS or EACCES, and the "
+                    + "host's pathname unix sockets can still be connected to");
         }
         if (facts.landlockAbi() < 5) {
             lim.add("ioctl on device files is not handled below Landlock ABI 5");
@@ -99,28 +102,74 @@ public final class Routes {
             + "SCTP, MPTCP, ICMP and every other family, type or protocol fail with EPERM), denies TCP Fast Open and "
             + "io_uring";
 
-    private Route network(Scope scope) {
+    /**
+     * How egress is confined for one scope on this host. Decided here only: {@link #network} describes the
+     * choice and {@link Lowerer} installs it.
+     */
+    public sealed interface Egress {
+        /** A network namespace of the program's own: its loopback only, no route out. */
+        record OwnLoopback() implements Egress {
+        }
+
+        /** A network namespace whose loopback ports are relayed to the host's loopback, port by port. */
+        record Relayed(List<Integer> tcp, List<Integer> udp) implements Egress {
+        }
+
+        /** Landlock TCP connect by port on every destination; UDP everywhere when granted, else none. */
+        record ByPort(boolean udp) implements Egress {
+        }
+
+        /** No namespaces on this host: Landlock denies TCP connect on every port, UDP is denied. */
+        record NoConnect() implements Egress {
+        }
+
+        record Inexpressible(String reason) implements Egress {
+        }
+    }
+
+    public Egress egress(Scope scope) {
         if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
-            if (facts.namespaces()) {
-                return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
-                        List.of(Need.NAMESPACES, Need.SECCOMP),
-                        List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
+            return facts.namespaces() ? new Egress.OwnLoopback() : new Egress.NoConnect();
+        }
+        if (!(scope instanceof Scope.Egress egress)) {
+            return new Egress.Inexpressible("scope " + scope.token() + " does not apply to network egress");
+        }
+        if (EgressCoverage.loopbackOnly(egress.grants()) && facts.namespaces()) {
+            Optional<List<Integer>> tcp = EgressCoverage.relayPorts(egress.grants(), Protocol.TCP);
+            Optional<List<Integer>> udp = EgressCoverage.relayPorts(egress.grants(), Protocol.UDP);
+            if (tcp.isEmpty() || udp.isEmpty()) {
+                return new Egress.Inexpressible("loopback grants are relayed port by port out of a network namespace, "
+                        + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535); list the ports "
+                        + "the program needs, or set network.egress posture: optional to run without this guarantee");
             }
+            return new Egress.Relayed(tcp.get(), udp.get());
+        }
+        Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
+        if (inexact.isPresent()) {
+            return new Egress.Inexpressible(inexact.get());
+        }
+        return new Egress.ByPort(egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP));
+    }
+
+    private Route network(Scope scope) {
+        Egress choice = egress(scope);
+        if (choice instanceof Egress.OwnLoopback) {
+            return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
+                    List.of(Need.NAMESPACES, Need.SECCOMP),
+                    List.of("the program's loopback is its own: services on the host's loopback are unreachable"));
+        }
+        if (choice instanceof Egress.NoConnect) {
             return new Route.Supported("landlock TCP connect denied on every port + " + SOCKETS + " (no UDP)",
                     List.of(Need.LANDLOCK_NET, Need.SECCOMP),
                     List.of("UDP is denied altogether without a network namespace of the program's own"));
         }
-        if (!(scope instanceof Scope.Egress egress)) {
-            return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
+        if (choice instanceof Egress.Inexpressible i) {
+            return new Route.Unsupported(i.reason());
         }
-        if (EgressCoverage.loopbackOnly(egress.grants()) && facts.namespaces()) {
-            return relay(egress);
+        if (choice instanceof Egress.Relayed) {
+            return relay();
         }
-        Optional<String> inexact = EgressCoverage.inexact(egress.grants(), MAX_PORT_RULES);
-        if (inexact.isPresent()) {
-            return new Route.Unsupported(inexact.get());
-        }
-        boolean udp = egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP);
+        boolean udp = ((Egress.ByPort) choice).udp();
         List<String> lim = new ArrayList<>(List.of(
                 "a TCP port grant covers every destination (0.0.0.0/0 and ::/0): Landlock matches ports, not hosts",
                 "listening (bind) is not restricted"));
@@ -132,14 +181,7 @@ public final class Routes {
     }
 
     /** Loopback ports only: a new network namespace whose loopback ports are relayed to the host's. */
-    private Route relay(Scope.Egress egress) {
-        Optional<List<Integer>> tcp = EgressCoverage.relayPorts(egress.grants(), Protocol.TCP);
-        Optional<List<Integer>> udp = EgressCoverage.relayPorts(egress.grants(), Protocol.UDP);
-        if (tcp.isEmpty() || udp.isEmpty()) {
-            return new Route.Unsupported("loopback grants are relayed port by port out of a network namespace, "
-                    + "at most " + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535); list the ports the "
-                    + "program needs, or set network.egress posture: optional to run without this guarantee");
-        }
+    private static Route relay() {
         return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + a relay outside it "
                 + "carrying 127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted TCP and UDP "
                 + "ports + " + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
@@ -154,12 +196,31 @@ public final class Routes {
                         + "listening inside the namespace is invisible outside it"));
     }
 
+    /** Ports a resolver answers on directly: DNS over TCP, DNS over TLS. */
+    private static final List<Integer> RESOLVER_PORTS = List.of(53, 853);
+
+    /**
+     * Pinning the C library's answers holds only if the program cannot ask a resolver itself: that needs an
+     * egress statement that reaches no resolver port (UDP or TCP 53/853) anywhere.
+     */
     private Route nameResolution(List<ControlRequirement> all) {
-        for (ControlRequirement r : all) {
-            if (r.domain() == CapabilityDomain.NETWORK_EGRESS && r.scope() instanceof Scope.Egress e
-                    && e.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP)) {
+        Optional<ControlRequirement> egress = all.stream()
+                .filter(r -> r.domain() == CapabilityDomain.NETWORK_EGRESS).findFirst();
+        if (egress.isEmpty()) {
+            return new Route.Unsupported("network egress is not stated, so the program can reach any resolver "
+                    + "itself (DNS over UDP or TCP to a server of its choosing); state network.egress too (for "
+                    + "example allow: []) to pin names, or set name_resolution posture: optional");
+        }
+        if (egress.get().scope() instanceof Scope.Egress e) {
+            if (e.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP)) {
                 return new Route.Unsupported("network egress grants UDP, so the program could query any resolver "
                         + "directly; name resolution cannot be pinned with a UDP egress grant");
+            }
+            Optional<Integer> port = RESOLVER_PORTS.stream().filter(p -> e.grants().stream()
+                    .anyMatch(g -> g.portFrom() <= p && p <= g.portTo())).findFirst();
+            if (port.isPresent()) {
+                return new Route.Unsupported("network egress grants TCP port " + port.get() + ", where a resolver "
+                        + "answers directly; name resolution cannot be pinned while a resolver port is reachable");
             }
         }
         return new Route.Supported("private mount namespace with a generated /etc/hosts, a resolv.conf without "
@@ -167,8 +228,9 @@ public final class Routes {
                 + "seccomp denies UDP sockets outside a network namespace of the program's own",
                 List.of(Need.NAMESPACES, Need.SECCOMP),
                 List.of("the C library resolves names from the pinned file only (whatever RES_OPTIONS or resolv.conf "
-                        + "say); a program that speaks DNS itself over TCP or HTTPS to a resolver it can reach is "
-                        + "governed by the network egress domain",
+                        + "say); only with network egress stated, reaching no UDP and no TCP port 53 or 853",
+                        "a program that speaks DNS itself over HTTPS to a server its egress grants reach is governed "
+                        + "by the network egress domain",
                         "UDP sockets are denied to the program unless it has a network namespace of its own"));
     }
 

@@ -12,7 +12,6 @@ final class SeccompConcerns {
     List<String> names = List.of();
     boolean denyIoUring;
     boolean denyProcess;
-    boolean denyWatches;
     CapabilityDomain owner = CapabilityDomain.SYSCALL;
     private boolean egress;
     private boolean egressUdp = true;
@@ -29,6 +28,12 @@ final class SeccompConcerns {
         namesStated = true;
     }
 
+    /** Who a denied socket call speaks for: egress when it is stated, else name resolution's UDP rule. */
+    Optional<CapabilityDomain> socketOwner() {
+        return egress ? Optional.of(CapabilityDomain.NETWORK_EGRESS)
+                : namesStated ? Optional.of(CapabilityDomain.NAME_RESOLUTION) : Optional.empty();
+    }
+
     /**
      * {@code ownNetwork}: the program has a network namespace of its own, whose loopback it may use for TCP
      * and UDP alike since nothing routes out of it.
@@ -40,6 +45,6 @@ final class SeccompConcerns {
         } else if (namesStated) {
             sockets = Optional.of(new SyscallFilters.Sockets(ownNetwork, false));
         }
-        return new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess, denyWatches);
+        return new SyscallFilters.Concerns(mode, names, sockets, denyIoUring, denyProcess);
     }
 }

@@ -12,8 +12,9 @@ import java.util.Set;
  * boundary gets, /proc, the files name resolution generates, aasm's own protected paths and the working
  * directory. The rule: a path the program may neither read nor write does not exist for it (ENOENT);
  * read grants are read-only mounts (so metadata writes fail with EROFS too), write grants read-write;
- * with only writes stated the host's root is there read-only; with only reads stated (writes unrestricted)
- * the host's root stays writable and Landlock alone confines reads.
+ * with only writes stated the host's root is there read-only. With only reads stated the view still holds
+ * only the read grants (a path left in place could be reached by what Landlock does not check, such as
+ * connecting to a pathname socket), mounted read-write because writes are not restricted.
  */
 public final class ViewPlanner {
     /** Device nodes bound from the host's /dev into every view that confines the filesystem. */
@@ -47,18 +48,21 @@ public final class ViewPlanner {
     }
 
     private View build(Input in) {
-        View.Base base = in.read().isPresent() && in.write().isPresent() ? View.Base.EMPTY
+        View.Base base = in.read().isPresent() ? View.Base.EMPTY
                 : in.write().isPresent() ? View.Base.HOST_READ_ONLY : View.Base.HOST_READ_WRITE;
+        boolean writesStated = in.write().isPresent();
         described.add(switch (base) {
-            case EMPTY -> "filesystem view: only granted paths exist (read grants read-only, write grants "
-                    + "read-write); everything else is absent (ENOENT)";
+            case EMPTY -> writesStated ? "filesystem view: only granted paths exist (read grants read-only, write "
+                    + "grants read-write); everything else is absent (ENOENT)"
+                    : "filesystem view: only the read grants exist, read-write (writes are not restricted); "
+                    + "everything else is absent (ENOENT)";
             case HOST_READ_ONLY -> "filesystem view: the host's tree read-only, write grants read-write";
             case HOST_READ_WRITE -> "private mount namespace over the host's tree";
         });
         List<String> visibleRo = new ArrayList<>();
         List<String> visibleRw = new ArrayList<>();
         if (base == View.Base.EMPTY) {
-            bindReads(in, visibleRo, false);
+            bindReads(in, writesStated ? visibleRo : visibleRw, writesStated, false);
         } else {
             visibleRo.add("/");
             if (base == View.Base.HOST_READ_WRITE) {
@@ -80,6 +84,7 @@ public final class ViewPlanner {
         if (in.filesystemStated()) {
             devices();
         }
+        // After the grants that cover it (a write grant of /, say), so the private folder is not hidden by them.
         for (String dir : in.privateDirs()) {
             ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
             described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
@@ -87,7 +92,7 @@ public final class ViewPlanner {
         // Grants beneath a private folder are mounted on top of it, so they stay visible at their paths
         // (a project under /tmp with a private /tmp); mounted before it, the private folder would hide them.
         if (base == View.Base.EMPTY) {
-            bindReads(in, visibleRo, true);
+            bindReads(in, writesStated ? visibleRo : visibleRw, writesStated, true);
         }
         bindWrites(in, visibleRw, true);
         for (String name : in.generatedEtc()) {
@@ -109,13 +114,17 @@ public final class ViewPlanner {
         return new View(base, ops, described);
     }
 
-    /** Read-only binds of the read grants outside (or, {@code beneathPrivate}, beneath) the private folders. */
-    private void bindReads(Input in, List<String> visibleRo, boolean beneathPrivate) {
+    /**
+     * Binds of the read grants outside (or, {@code beneathPrivate}, beneath) the private folders: read-only when
+     * writes are stated, read-write otherwise (writes are not restricted).
+     */
+    private void bindReads(Input in, List<String> visible, boolean readOnly, boolean beneathPrivate) {
         for (Grant g : byDepth(in.read().get())) {
-            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visibleRo)
+            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visible)
                     && !(in.freshProc() && under(g.real(), "/proc"))) {
-                ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, g.real(), g.real()));
-                visibleRo.add(g.real());
+                ops.add(new View.Op(View.Kind.BIND, (readOnly ? View.READ_ONLY : 0) | View.NO_DEV, g.real(),
+                        g.real()));
+                visible.add(g.real());
             }
         }
     }

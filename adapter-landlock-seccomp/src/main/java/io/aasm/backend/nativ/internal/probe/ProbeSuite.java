@@ -41,6 +41,12 @@ public final class ProbeSuite {
     private final ProbeRunner runner;
     private final Path scratchRoot;
 
+    /**
+     * Part of the probe cache key: raise it whenever a probe changes what it runs or how it judges, so a
+     * verdict measured by an older suite is never read back.
+     */
+    public static final int VERSION = 2;
+
     public ProbeSuite(ProbeRunner runner, Path scratchRoot) {
         this.runner = runner;
         this.scratchRoot = scratchRoot;
@@ -170,10 +176,14 @@ public final class ProbeSuite {
     private ProbeResult names(Path s) throws IOException, LaunchException {
         Path out = s.resolve("out/names");
         String action = "getent hosts aasm-probe.invalid > " + out;
-        ExitDisposition denial = run(action, s, List.of(req(CapabilityDomain.NAME_RESOLUTION, new Scope.WholeDomain())));
+        // Names are pinned only with egress stated (no resolver reachable): both runs state it alike.
+        ControlRequirement noEgress = req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain());
+        ExitDisposition denial = run(action, s, List.of(req(CapabilityDomain.NAME_RESOLUTION, new Scope.WholeDomain()),
+                noEgress));
         boolean denied = contains(out, "127.0.0.9");
         TreeMap<String, String> pinned = new TreeMap<>(Map.of("aasm-probe.invalid", "127.0.0.9"));
-        ExitDisposition control = run(action, s, List.of(req(CapabilityDomain.NAME_RESOLUTION, new Scope.PinnedHosts(pinned))));
+        ExitDisposition control = run(action, s, List.of(req(CapabilityDomain.NAME_RESOLUTION,
+                new Scope.PinnedHosts(pinned)), noEgress));
         return verdict(contains(out, "127.0.0.9"), denied, "lookup of a name outside the pinned table", control, denial);
     }
 

@@ -40,7 +40,6 @@ public final class SyscallFilters {
             "quotactl", "vhangup", "iopl", "ioperm", "lookup_dcookie", "fanotify_init");
 
     /** Watching folders: denied when reads are confined without a view that hides what is not granted. */
-    public static final List<String> WATCHES = List.of("inotify_add_watch", "fanotify_mark");
 
     /** io_uring performs file and socket operations from kernel workers; denied when those domains are confined. */
     public static final List<String> IO_URING = List.of("io_uring_setup", "io_uring_enter", "io_uring_register");
@@ -75,18 +74,13 @@ public final class SyscallFilters {
 
     /** The concerns of one launch. */
     public record Concerns(Optional<SyscallMode> mode, List<String> names, Optional<Sockets> sockets,
-                           boolean denyIoUring, boolean denyProcessCreation, boolean denyWatches) {
+                           boolean denyIoUring, boolean denyProcessCreation) {
         public Concerns {
             names = List.copyOf(names);
         }
 
-        public Concerns(Optional<SyscallMode> mode, List<String> names, Optional<Sockets> sockets,
-                        boolean denyIoUring, boolean denyProcessCreation) {
-            this(mode, names, sockets, denyIoUring, denyProcessCreation, false);
-        }
-
         public static Concerns hardeningOnly() {
-            return new Concerns(Optional.empty(), List.of(), Optional.empty(), false, false, false);
+            return new Concerns(Optional.empty(), List.of(), Optional.empty(), false, false);
         }
     }
 
@@ -108,9 +102,6 @@ public final class SyscallFilters {
     private static Set<String> deniedNames(Concerns c, java.util.function.Predicate<String> known) {
         Set<String> denied = new LinkedHashSet<>();
         HARDENING_BASELINE.stream().filter(known).forEach(denied::add);
-        if (c.denyWatches()) {
-            WATCHES.stream().filter(known).forEach(denied::add);
-        }
         if (c.denyIoUring()) {
             denied.addAll(IO_URING);
         }
@@ -275,9 +266,6 @@ public final class SyscallFilters {
         c.sockets().ifPresent(s -> parts.add(!s.egressConfined() ? (s.allowUdp() ? "" : "udp sockets denied")
                 : "sockets limited to unix, netlink, tcp" + (s.allowUdp() ? ", udp" : "") + "; tcp fast open denied"));
         parts.removeIf(String::isEmpty);
-        if (c.denyWatches()) {
-            parts.add("inotify/fanotify watches denied");
-        }
         if (c.denyIoUring()) {
             parts.add("io_uring denied");
         }

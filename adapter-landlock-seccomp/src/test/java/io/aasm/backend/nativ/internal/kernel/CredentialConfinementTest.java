@@ -74,8 +74,8 @@ class CredentialConfinementTest {
         List<String> open = Files.readAllLines(fds);
         assertTrue(open.containsAll(List.of("0", "1", "2")), "stdio must be kept: " + open);
         var handle = h.start(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of()));
-        h.backend.waitFor(handle);
-        var inventory = h.backend.descriptorInventory(handle).orElseThrow();
+        handle.await();
+        var inventory = handle.descriptors().orElseThrow();
         assertTrue(inventory.clean(), inventory.toString());
         assertTrue(inventory.kept().containsAll(List.of(0, 1, 2)), inventory.toString());
         assertTrue(open.stream().allMatch(f -> f.matches("[0-3]")), "unexpected descriptors " + open);

@@ -3,7 +3,8 @@ package io.aasm.backend.nativ.internal.kernel;
 import io.aasm.backend.nativ.internal.NativeBackend;
 import io.aasm.backend.nativ.internal.NativeSettings;
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.backend.ExecutionHandle;
+import io.aasm.ports.backend.BackendPlan;
+import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
@@ -26,7 +27,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Drives the real backend (prepare, spawn, waitFor) with a plan whose every requirement is enforced,
+ * Drives the real backend (plan, prepare, spawn, await) with a plan whose every requirement is enforced,
  * as negotiation would hand it over. The actor is always a grandchild of the launched shell.
  */
 public final class Harness {
@@ -82,22 +83,30 @@ public final class Harness {
     }
 
     public static EnforcementPlan plan(NativeBackend b, ExecutionSpec spec) {
+        BackendPlan lowered = b.plan(spec);
         List<PlannedRequirement> planned = spec.requirements().stream().map(r -> new PlannedRequirement(r,
-                new RequirementOutcome.Enforced(DecisionTiming.PRE, DescendantCoverage.PROCESS_TREE), b.lower(r))).toList();
-        return new EnforcementPlan(b.identity(), spec, planned, LaunchPosture.READY);
+                new RequirementOutcome.Enforced(DecisionTiming.PRE, DescendantCoverage.PROCESS_TREE),
+                lowered.steps(r))).toList();
+        return new EnforcementPlan(b.identity(), spec, planned, LaunchPosture.READY, lowered);
     }
 
     public ExitDisposition run(ExecutionSpec spec) throws LaunchException {
-        ExecutionHandle h = backend.spawn(backend.prepare(plan(backend, spec)));
-        return backend.waitFor(h);
+        try {
+            return start(spec).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the launch ran", e);
+        }
     }
 
     public ExitDisposition sh(String action, Path cwd, ControlRequirement... reqs) throws LaunchException {
         return run(grandchild("/bin/sh", action, cwd, Map.of(), List.of(reqs)));
     }
 
-    public ExecutionHandle start(ExecutionSpec spec) throws LaunchException {
-        return backend.spawn(backend.prepare(plan(backend, spec)));
+    public Execution start(ExecutionSpec spec) throws LaunchException {
+        try (var prepared = backend.prepare(plan(backend, spec))) {
+            return prepared.spawn();
+        }
     }
 
     /** A capability-free process outside any test tree, holding {@code env} (see OutsideProcess). */
@@ -111,10 +120,10 @@ public final class Harness {
 
             @Override
             public AutoCloseable start(ExecutionSpec spec) throws LaunchException {
-                ExecutionHandle handle = Harness.this.start(spec);
+                Execution execution = Harness.this.start(spec);
                 return () -> {
-                    backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE);
-                    backend.waitFor(handle);
+                    execution.terminate(io.aasm.ports.backend.TerminationRequest.IMMEDIATE);
+                    execution.await();
                 };
             }
         }, env);

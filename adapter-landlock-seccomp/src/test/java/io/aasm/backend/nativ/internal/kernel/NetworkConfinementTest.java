@@ -207,7 +207,7 @@ class NetworkConfinementTest {
                 assertEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")), Files.readSymbolicLink(proc.resolve("ns/net")),
                         "the relay lives in the host's network namespace");
                 c.socket().getOutputStream().write("answer\n".getBytes(StandardCharsets.US_ASCII));
-                h.backend.waitFor(handle);
+                handle.await();
                 assertEquals("answer\n", Files.readString(out), "the service's answer reached the program");
                 assertFalse(Files.exists(Path.of("/proc/" + relay)), "the relay (pid " + relay + ") survived the tree");
             }
@@ -221,7 +221,7 @@ class NetworkConfinementTest {
         List<EgressGrant> mixed = new ArrayList<>(everywhere(443));
         mixed.add(tcp(8080));
         var spec = Harness.grandchild("/bin/sh", "touch " + marker, tmp, Map.of(), List.of(egress(mixed)));
-        var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        var report = h.backend.plan(spec).capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
         SupportLevel.Unsupported u = assertInstanceOf(SupportLevel.Unsupported.class, report.support());
         assertTrue(u.reason().contains("every address") && u.reason().contains("loopback TCP ports alone"), u.reason());
         LaunchException e = assertThrows(LaunchException.class, () -> h.run(spec));
@@ -281,7 +281,7 @@ class NetworkConfinementTest {
             assertTrue(from != null, "the granted service never heard the program");
             assertEquals("ping", new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII));
             service.send(ByteBuffer.wrap("pong".getBytes(StandardCharsets.US_ASCII)), from);
-            h.backend.waitFor(handle);
+            handle.await();
             assertEquals("pong", Files.readString(out), "the service's answer came back through the relay");
             assertEquals(null, other.receive(ByteBuffer.allocate(64)), "an ungranted UDP port never hears anything");
             // Control: the same datagram to the other port arrives once that port is granted instead.
@@ -306,16 +306,16 @@ class NetworkConfinementTest {
                 List.of(new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53), tcp(80),
                         new EgressGrant(Protocol.TCP, "0.0.0.0/0", 443, 443)))) {
             var spec = Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(inexact)));
-            var report = h.backend.capabilitiesFor(spec).reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+            var report = h.backend.plan(spec).capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
             assertInstanceOf(SupportLevel.Unsupported.class, report.support(), inexact.toString());
             assertFalse(report.canPrevent(), inexact.toString());
         }
-        var relayed = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(tcp(8080)))))
-                .reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        var relayed = h.backend.plan(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(tcp(8080)))))
+                .capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
         SupportLevel.Partial r = assertInstanceOf(SupportLevel.Partial.class, relayed.support());
         assertTrue(r.limitations().stream().anyMatch(l -> l.contains("connections from the relay")), r.limitations().toString());
-        var exact = h.backend.capabilitiesFor(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(everywhere(8080)))))
-                .reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        var exact = h.backend.plan(Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(egress(everywhere(8080)))))
+                .capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
         SupportLevel.Partial p = assertInstanceOf(SupportLevel.Partial.class, exact.support());
         assertTrue(p.limitations().stream().anyMatch(l -> l.contains("every destination")), p.limitations().toString());
     }

@@ -45,9 +45,9 @@ class PrivateFolderConfinementTest {
     }
 
     private void run(String action, Path cwd, List<String> protectedPaths, ControlRequirement... reqs) throws Exception {
-        h.backend.waitFor(h.backend.spawn(h.backend.prepare(Harness.plan(h.backend, new ExecutionSpec("/bin/sh",
-                List.of("-c", "/bin/sh -c '" + action + "; :'; :"), cwd.toString(), IdentityRef.anonymous(),
-                List.of(reqs), Map.of(), CredentialPosture.none(), new Stdio.Inherit(), protectedPaths)))));
+        h.start(new ExecutionSpec("/bin/sh", List.of("-c", "/bin/sh -c '" + action + "; :'; :"), cwd.toString(),
+                IdentityRef.anonymous(), List.of(reqs), Map.of(), CredentialPosture.none(), new Stdio.Inherit(),
+                protectedPaths)).await();
     }
 
     @Test
@@ -73,5 +73,15 @@ class PrivateFolderConfinementTest {
         run(action, out, List.of(state.toString()), read(), write(List.of(out.toString(), priv.toString()), List.of()));
         assertEquals(List.of("aasm-state", "hostfile"), Files.readAllLines(out.resolve("listing")),
                 "control: in a plain write grant the host's folder, aasm's state included (read-only), is there");
+    }
+
+    @Test
+    void aWriteGrantAboveAPrivateFolderDoesNotBringTheHostsFilesBack() throws Exception {
+        String action = "cat " + priv.resolve("hostfile") + " > seen 2>&1";
+        run(action, out, List.of(), read(), write(List.of(tmp.toString()), List.of(priv.toString())));
+        assertTrue(Files.readString(out.resolve("seen")).contains("No such file"),
+                "the private folder stays private under a grant of its parent: " + Files.readString(out.resolve("seen")));
+        run(action, out, List.of(), read(), write(List.of(tmp.toString()), List.of()));
+        assertEquals("HOST-42", Files.readString(out.resolve("seen")), "control: without it the host's file is there");
     }
 }

@@ -66,9 +66,9 @@ class SyscallConfinementTest {
                 req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("no_such_syscall")))));
         assertTrue(e.getMessage().contains("unknown syscall name 'no_such_syscall'"), e.getMessage());
         assertFalse(Files.exists(marker));
-        assertInstanceOf(io.aasm.ports.capability.SupportLevel.Unsupported.class, h.backend.capabilitiesFor(
+        assertInstanceOf(io.aasm.ports.capability.SupportLevel.Unsupported.class, h.backend.plan(
                 Harness.grandchild("/bin/sh", "true", tmp, java.util.Map.of(), List.of(req(CapabilityDomain.SYSCALL,
                         new Scope.Syscalls(SyscallMode.DENY, List.of("no_such_syscall"))))))
-                .reportFor(CapabilityDomain.SYSCALL).orElseThrow().support());
+                .capabilities().reportFor(CapabilityDomain.SYSCALL).orElseThrow().support());
     }
 }

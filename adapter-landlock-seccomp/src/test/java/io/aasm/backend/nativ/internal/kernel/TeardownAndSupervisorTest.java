@@ -49,11 +49,11 @@ class TeardownAndSupervisorTest {
             Thread.sleep(10);
         }
         assertTrue(Files.exists(started), "the grandchild started");
-        assertTrue(h.backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE));
-        var d = h.backend.waitFor(handle);
+        assertTrue(handle.terminate(io.aasm.ports.backend.TerminationRequest.IMMEDIATE));
+        var d = handle.await();
         assertTrue(d instanceof io.aasm.ports.backend.ExitDisposition.Signalled, d.toString());
         assertEquals(0, ProcessConfinementTest.survivors(marker), "no process of the tree survives termination");
-        assertFalse(h.backend.terminate(handle, io.aasm.ports.backend.TerminationRequest.IMMEDIATE),
+        assertFalse(handle.terminate(io.aasm.ports.backend.TerminationRequest.IMMEDIATE),
                 "terminating a finished launch delivers nothing");
     }
 

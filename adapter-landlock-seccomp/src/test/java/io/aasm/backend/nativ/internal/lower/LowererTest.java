@@ -132,13 +132,17 @@ class LowererTest {
     @Test
     void pinnedHostsNeedAMountNamespaceAndConflictWithUdpEgress() {
         var pinned = req(CapabilityDomain.NAME_RESOLUTION, new Scope.PinnedHosts(new TreeMap<>(Map.of("a.test", "10.1.2.3"))));
-        NativePlan p = lowered(host(7, 0, 100, false), pinned);
+        var noEgress = req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain());
+        NativePlan p = lowered(host(7, 0, 100, false), pinned, noEgress);
         assertTrue(p.generatedFiles().get("hosts").contains("10.1.2.3\ta.test"));
         assertTrue(p.generatedFiles().get("nsswitch.conf").contains("\nhosts: files\n"), "no DNS at all");
         assertTrue(p.view().orElseThrow().ops().stream().anyMatch(o -> o.b().equals("/etc/nsswitch.conf")));
         assertTrue(p.namespaces().contains(NativePlan.Namespace.MOUNT));
         assertTrue(refused(host(7, 0, 100, false), pinned, req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
                 new EgressGrant(Protocol.UDP, EgressGrant.LOOPBACK, 53, 53))))).detail().contains("UDP"));
+        assertTrue(refused(host(7, 0, 100, false), pinned).detail().contains("network egress is not stated"));
+        assertTrue(refused(host(7, 0, 100, false), pinned, req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
+                new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 853, 853))))).detail().contains("TCP port 853"));
     }
 
     @Test

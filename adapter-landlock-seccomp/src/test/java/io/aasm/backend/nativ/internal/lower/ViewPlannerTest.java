@@ -62,4 +62,21 @@ class ViewPlannerTest {
         assertTrue(index(v, View.Kind.DIR, "/tmp/elsewhere") > index(v, View.Kind.TMPFS, "/tmp"), v.ops().toString());
         assertFalse(v.ops().isEmpty());
     }
+
+    @Test
+    void aGrantAboveAPrivateFolderDoesNotHideIt() {
+        View v = plan(List.of("/"), List.of("/tmp"), List.of(), "/work");
+        assertTrue(index(v, View.Kind.TMPFS, "/tmp") > index(v, View.Kind.BIND, "/"), "mounted before it, the "
+                + "write grant of / would cover the private /tmp with the host's: " + v.ops());
+    }
+
+    @Test
+    void readGrantsAloneAreReadWriteMountsAndReadOnlyOnceWritesAreStated() {
+        View readsOnly = ViewPlanner.plan(new ViewPlanner.Input(Optional.of(List.of(g("/usr"))), Optional.empty(),
+                false, List.of(), List.of(), List.of(), "/usr"));
+        int usr = index(readsOnly, View.Kind.BIND, "/usr");
+        assertEquals(0, readsOnly.ops().get(usr).flags() & View.READ_ONLY, "writes unrestricted: " + readsOnly.ops());
+        View both = plan(List.of("/work"), List.of(), List.of(), "/work");
+        assertEquals(View.READ_ONLY, both.ops().get(index(both, View.Kind.BIND, "/usr")).flags() & View.READ_ONLY);
+    }
 }

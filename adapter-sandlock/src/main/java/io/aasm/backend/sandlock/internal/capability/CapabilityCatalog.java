@@ -26,8 +26,8 @@ import java.util.Optional;
  */
 public final class CapabilityCatalog {
     static final String AFTER_EXIT = "sandlock 0.8.6 does not sweep descendants when it exits (upstream #238, #251,"
-            + " #252); a survivor keeps Landlock and seccomp but its supervised syscalls fail with ENOSYS, and aasm"
-            + " kills the whole tree itself at exit";
+            + " #252); aasm's guard (a sub-reaper parent of sandlock) kills every remaining process of the tree before"
+            + " the launch ends";
 
     private CapabilityCatalog() {
     }
@@ -68,16 +68,14 @@ public final class CapabilityCatalog {
                         "counts peak concurrent processes; threads are not counted",
                         "spawn: deny is lowered to --max-processes=1 (the program itself)",
                         AFTER_EXIT)));
-        r.put(CapabilityDomain.IPC, new CapabilityReport(CapabilityDomain.IPC, Mediation.ENFORCE, DecisionTiming.PRE,
-                io.aasm.ports.capability.Synchrony.SYNC, FailurePosture.FAIL_CLOSED, DescendantCoverage.PROCESS_TREE,
-                new SupportLevel.Partial(List.of(
-                        "only sandlock's defaults: abstract unix sockets and signals scoped to the sandbox, System V"
-                                + " IPC blocked; granting any channel beyond the sandbox is unsupported",
-                        "pathname unix sockets follow filesystem write grants; inherited pipes are not scoped")),
-                List.of(new Prerequisite("IPC scoping observed on this host", new PrerequisiteStatus.Unchecked(
-                        "no controlled pair probes IPC scoping yet; `sandlock check` reporting OK is not an"
-                                + " observed denial"))),
-                "sandlock 0.8.6 defaults (Landlock ABI 6 scoping, seccomp)"));
+        r.put(CapabilityDomain.IPC, enforced(CapabilityDomain.IPC, probes, ProbeResults.IPC,
+                "sandlock 0.8.6 scoping (Landlock ABI 6 signal and abstract-socket scopes, seccomp System V block);"
+                        + " a granted channel is opened with --disable / --extra-allow-syscall", List.of(
+                        "signals and abstract unix sockets are scoped to sandlock's sandbox, System V IPC is blocked"
+                                + " as a whole (no per-object scoping)",
+                        "pathname unix sockets are governed by sandlock's supervisor through the filesystem grants,"
+                                + " not by this domain",
+                        "inherited pipes and descriptors are not scoped")));
         r.put(CapabilityDomain.CREDENTIAL, enforced(CapabilityDomain.CREDENTIAL, probes, ProbeResults.CREDENTIAL,
                 "sandlock started with only the delegated environment names", List.of(
                         "/proc/<pid>/environ of the program and of sandlock is readable by same-user host processes",
@@ -100,8 +98,8 @@ public final class CapabilityCatalog {
                                      boolean wallClock) {
         List<Prerequisite> pre = new java.util.ArrayList<>();
         if (memory) {
-            pre.add(new Prerequisite("memory ceiling observed on this host", new PrerequisiteStatus.Unchecked(
-                    "no controlled pair probes --max-memory yet")));
+            pre.add(new Prerequisite("controlled pair " + ProbeResults.MEMORY + " through sandlock",
+                    probes.status(ProbeResults.MEMORY)));
         }
         if (openFiles) {
             pre.add(new Prerequisite("controlled pair " + ProbeResults.OPEN_FILES + " through sandlock",
@@ -112,19 +110,19 @@ public final class CapabilityCatalog {
         }
         List<String> limits = new java.util.ArrayList<>(List.of(
                 "cpu_seconds and file_size ceilings are unsupported by sandlock 0.8.6",
-                "a memory-limit kill and a signal death both surface as exit 1 (no --status-fd)",
+                "memory is sandlock's own accounting: the allocating task is SIGKILLed beyond it, and the launch"
+                        + " reports signal 9 (a SIGKILL from elsewhere looks the same)",
                 "open files are clamped to what sandlock inherited",
-                "the wall clock is held by killing the whole tree at the deadline"));
+                "the wall clock is held by aasm's guard killing the whole tree at the ceiling, not by the kernel"));
         if (!teardown.wholeTree()) {
-            limits.add("teardown tracks descendants by scanning /proc; one that daemonises between two scans can"
-                    + " outlive the deadline");
+            limits.add("no guard on this platform: the tree cannot be torn down as a whole");
         }
         return new CapabilityReport(CapabilityDomain.RESOURCE, Mediation.ENFORCE, DecisionTiming.PRE,
                 io.aasm.ports.capability.Synchrony.SYNC, FailurePosture.FAIL_CLOSED,
                 wallClock && !teardown.wholeTree() ? DescendantCoverage.TARGET_PROCESS_ONLY
                         : DescendantCoverage.PROCESS_TREE,
                 new SupportLevel.Partial(limits), pre,
-                "sandlock 0.8.6 --max-memory/--max-open-files/--timeout + aasm deadline teardown ("
+                "sandlock 0.8.6 --max-memory/--max-open-files/--max-processes + aasm wall clock ("
                         + teardown.describe() + ")");
     }
 

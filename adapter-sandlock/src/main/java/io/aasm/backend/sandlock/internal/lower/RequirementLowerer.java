@@ -89,17 +89,37 @@ public final class RequirementLowerer {
                 + " (supervisor: peak concurrent processes; fork beyond it fails with EAGAIN)"));
     }
 
+    /**
+     * Sandlock scopes signals and abstract unix sockets to the sandbox (Landlock ABI 6) and blocks System V
+     * IPC (seccomp) by default; a granted channel is opened with exactly its own flag, the others stay scoped.
+     */
     private static DomainLowering ipc(Scope s) {
-        if (s instanceof Scope.IpcGrants g && !g.channels().isEmpty()) {
-            List<String> names = g.channels().stream().map(IpcChannel::token).sorted().toList();
-            return new DomainLowering.Inexpressible("granting " + names + " beyond the sandbox needs --disable or"
-                    + " --extra-allow-syscall, which aasm never emits because they weaken the boundary");
+        if (!(s instanceof Scope.IpcGrants || s instanceof Scope.WholeDomain)) {
+            return mismatch(s);
         }
-        if (s instanceof Scope.IpcGrants || s instanceof Scope.WholeDomain) {
-            return new DomainLowering.Flags(List.of(), List.of("sandlock defaults: abstract unix sockets and signals"
-                    + " scoped to the sandbox (Landlock ABI 6), System V IPC syscalls blocked (seccomp)"));
+        java.util.Set<IpcChannel> granted = s instanceof Scope.IpcGrants g ? g.channels() : java.util.Set.of();
+        List<String> flags = new ArrayList<>();
+        List<String> steps = new ArrayList<>();
+        for (IpcChannel c : IpcChannel.values()) {
+            String flag = switch (c) {
+                case SIGNAL -> "--disable=signal-scope";
+                case ABSTRACT_UNIX -> "--disable=abstract-unix-socket-scope";
+                case SYSV -> "--extra-allow-syscall=sysv_ipc";
+            };
+            String what = switch (c) {
+                case SIGNAL -> "signals to processes outside the sandbox";
+                case ABSTRACT_UNIX -> "abstract unix sockets outside the sandbox";
+                case SYSV -> "System V IPC syscalls";
+            };
+            if (granted.contains(c)) {
+                flags.add(flag);
+                steps.add(flag + " (granted: " + what + " allowed)");
+            } else {
+                steps.add("sandlock default: " + what + (c == IpcChannel.SYSV ? " blocked (seccomp, EPERM)"
+                        : " denied (Landlock scope, EPERM)"));
+            }
         }
-        return mismatch(s);
+        return new DomainLowering.Flags(flags, steps);
     }
 
     private static DomainLowering credential(Scope s) {

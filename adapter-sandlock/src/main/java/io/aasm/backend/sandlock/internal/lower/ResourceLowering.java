@@ -37,11 +37,10 @@ final class ResourceLowering {
             flags.add("--max-open-files=" + n);
             steps.add("--max-open-files=" + n + " (RLIMIT_NOFILE, clamped to what sandlock inherited)");
         });
-        l.maxWallClockSeconds().ifPresent(n -> {
-            flags.add("--timeout=" + n);
-            steps.add("--timeout=" + n + " (sandlock kills its process group, exit 124) plus aasm's own deadline that"
-                    + " tears down the whole tree");
-        });
+        // No --timeout: sandlock's own kills only its process group and hides the program's status (exit 124);
+        // aasm's guard holds the wall clock instead, killing the whole tree exactly at the ceiling.
+        l.maxWallClockSeconds().ifPresent(n -> steps.add("wall clock " + n + " s: aasm's guard kills the whole tree at"
+                + " the ceiling (no sandlock flag)"));
         l.maxProcesses().ifPresent(n -> {
             flags.add("--max-processes=" + n);
             steps.add("--max-processes=" + n + " (peak concurrent processes)");

@@ -1,7 +1,6 @@
 package io.aasm.backend.sandlock.internal.lower;
 
 import io.aasm.ports.backend.ExecutionSpec;
-import io.aasm.ports.policy.ControlRequirement;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,10 +10,13 @@ import java.util.OptionalLong;
 /**
  * Builds {@code sandlock run <options> -- program args...}. Options are only {@code --flag=value}
  * tokens from the allowed set (so no selector can turn into a flag); the program and its arguments
- * come after {@code --}. Environment values never appear: the launcher passes them as sandlock's own
- * environment.
+ * come after {@code --}. Environment values never appear: the guard passes them as sandlock's own
+ * environment. Domains the spec does not state are opened again ({@link AbsentLowering}).
  */
 public final class SandlockCommand {
+    /** The descriptor on which the guard reads sandlock's status line. */
+    public static final int STATUS_FD = 3;
+
     /** The argv to execute and the options part alone (for checks and evidence). */
     public record Built(List<String> argv, List<String> options) {
         public Built {
@@ -27,38 +29,39 @@ public final class SandlockCommand {
     }
 
     /**
-     * @param lowered the flags of every requirement to install (inexpressible ones already left out)
+     * @param lowered the flags of every stated requirement to install (inexpressible ones already left out)
      */
     public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered) {
+        return build(sandlock, spec, lowered, java.util.Optional.empty());
+    }
+
+    /** @param sandboxName the launch's own sandbox name (see SandlockState), when it has one */
+    public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered,
+                              java.util.Optional<String> sandboxName) {
+        List<String> all = new ArrayList<>();
+        lowered.forEach(f -> all.addAll(f.flags()));
+        AbsentLowering.lower(spec.requirements()).forEach(a -> all.addAll(a.flags()));
         LinkedHashSet<String> options = new LinkedHashSet<>();
         OptionalLong maxProcesses = OptionalLong.empty();
-        OptionalLong timeout = OptionalLong.empty();
-        for (DomainLowering.Flags f : lowered) {
-            for (String flag : f.flags()) {
-                String name = SandlockFlags.nameOf(flag);
-                long value;
-                switch (name) {
-                    // Two domains may both cap processes or time; the tighter ceiling wins, once.
-                    case "--max-processes" -> {
-                        value = Long.parseLong(flag.substring(name.length() + 1));
-                        maxProcesses = OptionalLong.of(Math.min(value, maxProcesses.orElse(Long.MAX_VALUE)));
-                    }
-                    case "--timeout" -> {
-                        value = Long.parseLong(flag.substring(name.length() + 1));
-                        timeout = OptionalLong.of(Math.min(value, timeout.orElse(Long.MAX_VALUE)));
-                    }
-                    default -> options.add(flag);
-                }
+        for (String flag : all) {
+            if (SandlockFlags.nameOf(flag).equals("--max-processes")) {
+                // Two domains may both cap processes; the tighter ceiling wins, once.
+                long value = Long.parseLong(flag.substring("--max-processes=".length()));
+                maxProcesses = OptionalLong.of(Math.min(value, maxProcesses.orElse(Long.MAX_VALUE)));
+            } else {
+                options.add(flag);
             }
         }
         maxProcesses.ifPresent(v -> options.add("--max-processes=" + v));
-        timeout.ifPresent(v -> options.add("--timeout=" + v));
         // The CLI's effective default is commit, not the documented abort (contract §6): always explicit.
         options.add("--on-error=abort");
+        // sandlock exits 1 for every signal death; its status line on the guard's descriptor tells which.
+        options.add("--status-fd=" + STATUS_FD);
         if (spec.environment().isEmpty()) {
             options.add("--clean-env");
         }
         options.add("--cwd=" + spec.workingDirectory());
+        sandboxName.ifPresent(n -> options.add("--name=" + n));
         List<String> opts = List.copyOf(options);
         SandlockFlags.violation(opts).ifPresent(v -> {
             throw new IllegalStateException("refusing to build a sandlock command line: " + v);

@@ -15,6 +15,9 @@ public record ProbeResults(Map<String, PrerequisiteStatus> outcomes, Instant mea
     public static final String PROCESS = "process_ceiling";
     public static final String CREDENTIAL = "credential_env";
     public static final String OPEN_FILES = "open_files";
+    public static final String MEMORY = "memory_ceiling";
+    public static final String IPC = "ipc_scoping";
+    public static final String DESCRIPTORS = "descriptor_seal";
 
     public ProbeResults {
         outcomes = java.util.Collections.unmodifiableMap(new TreeMap<>(outcomes));

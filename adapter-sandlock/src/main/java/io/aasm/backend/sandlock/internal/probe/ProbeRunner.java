@@ -1,7 +1,7 @@
 package io.aasm.backend.sandlock.internal.probe;
 
-import io.aasm.backend.sandlock.internal.supervise.SupervisedRun;
-import io.aasm.backend.sandlock.internal.supervise.Trackers;
+import io.aasm.backend.sandlock.internal.supervise.Runs;
+import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
 import io.aasm.ports.capability.PrerequisiteStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Controlled pairs through the real sandlock: each denial run differs from its control run by one
@@ -24,14 +24,19 @@ import java.util.concurrent.ScheduledExecutorService;
 public final class ProbeRunner {
     private static final List<String> SYSTEM = List.of("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin");
 
-    private final Path sandlock;
-    private final Trackers trackers;
-    private final ScheduledExecutorService timers;
+    public static final List<String> ALL = List.of(ProbeResults.FS_READ, ProbeResults.FS_WRITE, ProbeResults.PROCESS,
+            ProbeResults.SYSCALL, ProbeResults.OPEN_FILES, ProbeResults.MEMORY, ProbeResults.EGRESS,
+            ProbeResults.CREDENTIAL, ProbeResults.IPC, ProbeResults.DESCRIPTORS);
 
-    public ProbeRunner(Path sandlock, Trackers trackers, ScheduledExecutorService timers) {
+    private final Path sandlock;
+    private final Runs runs;
+    private final Optional<Path> actor;
+
+    /** {@code actor} is the guard executable, whose {@code probe} actions the IPC probe runs. */
+    public ProbeRunner(Path sandlock, Runs runs, Optional<Path> actor) {
         this.sandlock = sandlock;
-        this.trackers = trackers;
-        this.timers = timers;
+        this.runs = runs;
+        this.actor = actor;
     }
 
     public ProbeResults runAll() {
@@ -41,21 +46,28 @@ public final class ProbeRunner {
             try {
                 out.put(ProbeResults.FS_READ, fsRead(work));
                 out.put(ProbeResults.FS_WRITE, fsWrite(work));
-                out.put(ProbeResults.PROCESS, pair("--max-processes=4", "--max-processes=1",
+                out.put(ProbeResults.PROCESS, pair(List.of("--max-processes=4"), List.of("--max-processes=1"),
                         "echo started; sh -c 'echo child-ran'; true", "child-ran", work));
-                out.put(ProbeResults.SYSCALL, pair(null, "--extra-deny-syscall=chdir",
+                out.put(ProbeResults.SYSCALL, pair(List.of(), List.of("--extra-deny-syscall=chdir"),
                         "echo started; sh -c 'cd / && echo chdir-ran'; true", "chdir-ran", work));
-                out.put(ProbeResults.OPEN_FILES, pair("--max-open-files=64", "--max-open-files=8",
+                out.put(ProbeResults.OPEN_FILES, pair(List.of("--max-open-files=64"), List.of("--max-open-files=8"),
                         "echo started; sh -c 'exec 9>&1 && echo fd9-opened'; true", "fd9-opened", work));
+                // dd allocates and fills one 64 MiB buffer: it completes under 256 MiB, is killed under 16 MiB.
+                List<String> dev = List.of("--fs-read=/dev/zero", "--fs-write=/dev/null");
+                out.put(ProbeResults.MEMORY, pair(concat(dev, "--max-memory=262144K"), concat(dev, "--max-memory=16384K"),
+                        "echo started; sh -c 'dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null && echo mem-ok';"
+                                + " true", "mem-ok", work));
                 out.put(ProbeResults.EGRESS, EgressProbe.run(this, work));
                 out.put(ProbeResults.CREDENTIAL, credential(work));
+                out.put(ProbeResults.IPC, actor.isPresent() ? new IpcProbe(this, actor.get(), work).run()
+                        : new PrerequisiteStatus.Unchecked("no probe actor (guard) on this platform"));
+                out.put(ProbeResults.DESCRIPTORS, DescriptorProbe.run(this, work));
             } finally {
                 deleteTree(work);
             }
         } catch (IOException e) {
             String why = "probes could not run: " + e.getMessage();
-            for (String p : List.of(ProbeResults.FS_READ, ProbeResults.FS_WRITE, ProbeResults.PROCESS,
-                    ProbeResults.SYSCALL, ProbeResults.OPEN_FILES, ProbeResults.EGRESS, ProbeResults.CREDENTIAL)) {
+            for (String p : ALL) {
                 out.putIfAbsent(p, new PrerequisiteStatus.Unchecked(why));
             }
         }
@@ -68,15 +80,27 @@ public final class ProbeRunner {
         SYSTEM.stream().filter(p -> Files.isDirectory(Path.of(p))).forEach(p -> argv.add("--fs-read=" + p));
         argv.addAll(extra);
         argv.add("--on-error=abort");
+        argv.add("--status-fd=3");
         if (env.isEmpty()) {
             argv.add("--clean-env");
         }
         argv.add("--cwd=/");
+        Optional<String> name = runs.newSandboxName();
+        name.ifPresent(n -> argv.add("--name=" + n));
         argv.add("--");
         argv.addAll(script.startsWith("/") ? List.of(script) : List.of("/bin/sh", "-c", script));
+        return runAndRead(argv, name, env, work);
+    }
+
+    /** Output of {@code /bin/sh -c script} run by the guard alone, without sandlock: a control's baseline. */
+    String runWithoutSandlock(String script, Path work) throws IOException {
+        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work);
+    }
+
+    private String runAndRead(List<String> argv, Optional<String> name, Map<String, String> env, Path work)
+            throws IOException {
         Path out = work.resolve("out-" + UUID.randomUUID());
-        SupervisedRun r = SupervisedRun.start(new SupervisedRun.Launch(argv, env, Path.of("/"), OptionalLong.of(15_000),
-                out), trackers.create(env.keySet()), timers, 1000);
+        SandlockRun r = runs.start(argv, name, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000));
         try {
             r.waitFor();
         } catch (InterruptedException e) {
@@ -88,13 +112,21 @@ public final class ProbeRunner {
         return text;
     }
 
-    private PrerequisiteStatus pair(String controlFlag, String deniedFlag, String script, String effect, Path work)
-            throws IOException {
-        String control = run(controlFlag == null ? List.of() : List.of(controlFlag), script, Map.of(), work);
+    private static List<String> concat(List<String> a, String b) {
+        List<String> out = new ArrayList<>(a);
+        out.add(b);
+        return out;
+    }
+
+    private PrerequisiteStatus pair(List<String> controlFlags, List<String> deniedFlags, String script, String effect,
+                                    Path work) throws IOException {
+        String controlFlag = controlFlags.isEmpty() ? "no extra flag" : String.join(" ", controlFlags);
+        String deniedFlag = String.join(" ", deniedFlags);
+        String control = run(controlFlags, script, Map.of(), work);
         if (!control.contains(effect)) {
             return inconclusive(controlFlag, control);
         }
-        String denied = run(List.of(deniedFlag), script, Map.of(), work);
+        String denied = run(deniedFlags, script, Map.of(), work);
         if (!denied.contains("started")) {
             return new PrerequisiteStatus.Unchecked("with " + deniedFlag + " the program did not start; output: "
                     + clip(denied));
@@ -102,8 +134,8 @@ public final class ProbeRunner {
         return denied.contains(effect)
                 ? new PrerequisiteStatus.Unsatisfied("with " + deniedFlag + " the grandchild still produced '" + effect
                         + "'; sandlock did not enforce it on this host")
-                : new PrerequisiteStatus.Satisfied("grandchild produced '" + effect + "' with "
-                        + (controlFlag == null ? "no extra flag" : controlFlag) + " and not with " + deniedFlag);
+                : new PrerequisiteStatus.Satisfied("grandchild produced '" + effect + "' with " + controlFlag
+                        + " and not with " + deniedFlag);
     }
 
     private PrerequisiteStatus fsRead(Path work) throws IOException {

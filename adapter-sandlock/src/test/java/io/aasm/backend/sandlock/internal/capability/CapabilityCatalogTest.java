@@ -52,8 +52,7 @@ class CapabilityCatalogTest {
 
     private static ProbeResults allSatisfied() {
         Map<String, PrerequisiteStatus> m = new java.util.HashMap<>();
-        for (String p : List.of(ProbeResults.FS_READ, ProbeResults.FS_WRITE, ProbeResults.EGRESS, ProbeResults.SYSCALL,
-                ProbeResults.PROCESS, ProbeResults.CREDENTIAL, ProbeResults.OPEN_FILES)) {
+        for (String p : io.aasm.backend.sandlock.internal.probe.ProbeRunner.ALL) {
             m.put(p, new PrerequisiteStatus.Satisfied("given"));
         }
         return new ProbeResults(m, Instant.EPOCH);
@@ -65,7 +64,11 @@ class CapabilityCatalogTest {
         assertEquals(9, c.reports().size());
         assertInstanceOf(SupportLevel.Unsupported.class, c.reportFor(CapabilityDomain.NAME_RESOLUTION).get().support());
         assertTrue(c.reportFor(CapabilityDomain.FILESYSTEM_READ).get().canPrevent());
-        assertFalse(c.reportFor(CapabilityDomain.IPC).get().canPrevent(), "IPC has no probe, so it cannot prevent");
+        assertTrue(c.reportFor(CapabilityDomain.IPC).get().canPrevent(), "the IPC pairs back IPC prevention");
+        Map<String, PrerequisiteStatus> noIpc = new java.util.HashMap<>(allSatisfied().outcomes());
+        noIpc.remove(ProbeResults.IPC);
+        assertFalse(CapabilityCatalog.build(new ProbeResults(noIpc, Instant.EPOCH), CGROUP)
+                .reportFor(CapabilityDomain.IPC).get().canPrevent(), "no IPC probe, no IPC prevention");
         SupportLevel.Partial fs = assertInstanceOf(SupportLevel.Partial.class,
                 c.reportFor(CapabilityDomain.FILESYSTEM_READ).get().support());
         assertTrue(fs.limitations().stream().anyMatch(l -> l.contains("#251")));
@@ -107,10 +110,13 @@ class CapabilityCatalogTest {
     void resourcePrerequisitesFollowTheStatedCeilings() {
         Scope.Limits filesOnly = new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
                 OptionalLong.of(64), OptionalLong.empty(), OptionalLong.empty());
-        BackendCapabilities base = CapabilityCatalog.build(allSatisfied(), CGROUP);
-        assertFalse(base.reportFor(CapabilityDomain.RESOURCE).get().canPrevent(), "memory is never probed");
+        Map<String, PrerequisiteStatus> noMemory = new java.util.HashMap<>(allSatisfied().outcomes());
+        noMemory.remove(ProbeResults.MEMORY);
+        ProbeResults probes = new ProbeResults(noMemory, Instant.EPOCH);
+        BackendCapabilities base = CapabilityCatalog.build(probes, CGROUP);
+        assertFalse(base.reportFor(CapabilityDomain.RESOURCE).get().canPrevent(), "memory needs its own pair");
         BackendCapabilities n = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.RESOURCE,
-                filesOnly)), new RequirementLowerer(), allSatisfied(), CGROUP);
+                filesOnly)), new RequirementLowerer(), probes, CGROUP);
         assertTrue(n.reportFor(CapabilityDomain.RESOURCE).get().canPrevent());
     }
 
@@ -126,6 +132,28 @@ class CapabilityCatalogTest {
                 new RequirementLowerer(), allSatisfied(), SCAN).reportFor(CapabilityDomain.RESOURCE).get();
         assertEquals(DescendantCoverage.TARGET_PROCESS_ONLY, scan.descendants());
         assertTrue(((SupportLevel.Partial) scan.support()).limitations().stream()
-                .anyMatch(l -> l.contains("between two scans")));
+                .anyMatch(l -> l.contains("no guard")));
+    }
+
+    @Test
+    void unstatedDomainsSayWhatSandlockWasToldAndWhatItStillRestricts() {
+        BackendCapabilities n = Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), CGROUP), spec(
+                ControlRequirement.strict(CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(List.of("/usr")))),
+                new RequirementLowerer(), allSatisfied(), CGROUP);
+        CapabilityReport write = n.reportFor(CapabilityDomain.FILESYSTEM_WRITE).get();
+        assertTrue(write.mechanism().startsWith("not stated; sandlock was told: --fs-write=/usr --fs-write=/dev/null"),
+                write.mechanism());
+        assertTrue(((SupportLevel.Partial) write.support()).limitations().get(0)
+                .contains("denies writes outside the read grants"));
+        assertTrue(n.reportFor(CapabilityDomain.NETWORK_EGRESS).get().mechanism().contains("--net-allow=*"));
+        assertTrue(n.reportFor(CapabilityDomain.IPC).get().mechanism().contains("--disable=signal-scope"));
+        assertInstanceOf(SupportLevel.Full.class, n.reportFor(CapabilityDomain.IPC).get().support(),
+                "nothing of IPC stays restricted when it is not stated");
+        assertTrue(((SupportLevel.Partial) n.reportFor(CapabilityDomain.NAME_RESOLUTION).get().support())
+                .limitations().get(0).contains("synthetic /etc/hosts"));
+        assertTrue(((SupportLevel.Partial) n.reportFor(CapabilityDomain.SYSCALL).get().support()).limitations()
+                .get(0).contains("default syscall blocklist"));
+        assertEquals(n.reportFor(CapabilityDomain.FILESYSTEM_READ), CapabilityCatalog.build(allSatisfied(), CGROUP)
+                .reportFor(CapabilityDomain.FILESYSTEM_READ), "a stated domain keeps its report");
     }
 }

@@ -122,17 +122,20 @@ class LoweringTest {
     }
 
     @Test
-    void ipcOnlyAsSandlockDefaults() {
+    void ipcGrantsOpenExactlyTheirOwnChannel() {
         assertEquals(List.of(), flags(CapabilityDomain.IPC, new Scope.IpcGrants(Set.of())));
         assertEquals(List.of(), flags(CapabilityDomain.IPC, new Scope.WholeDomain()));
-        assertTrue(inexpressible(CapabilityDomain.IPC, new Scope.IpcGrants(Set.of(IpcChannel.SYSV)))
-                .contains("never emits because they weaken the boundary"));
+        assertEquals(List.of("--extra-allow-syscall=sysv_ipc"), flags(CapabilityDomain.IPC,
+                new Scope.IpcGrants(Set.of(IpcChannel.SYSV))));
+        assertEquals(List.of("--disable=abstract-unix-socket-scope", "--disable=signal-scope"), flags(
+                CapabilityDomain.IPC, new Scope.IpcGrants(Set.of(IpcChannel.SIGNAL, IpcChannel.ABSTRACT_UNIX))));
     }
 
     @Test
     void resourceCeilings() {
-        assertEquals(List.of("--max-memory=524288K", "--max-open-files=256", "--timeout=60", "--max-processes=128"),
-                flags(CapabilityDomain.RESOURCE, limits(512L << 20, null, 60L, 256L, null, 128L)));
+        assertEquals(List.of("--max-memory=524288K", "--max-open-files=256", "--max-processes=128"),
+                flags(CapabilityDomain.RESOURCE, limits(512L << 20, null, 60L, 256L, null, 128L)),
+                "no --timeout: aasm's guard holds the wall clock");
         assertEquals(List.of("--max-memory=1K"), flags(CapabilityDomain.RESOURCE, limits(2047L, null, null, null,
                 null, null)), "rounded down, never more than asked");
         assertTrue(inexpressible(CapabilityDomain.RESOURCE, limits(null, 30L, null, null, null, null))
@@ -148,15 +151,51 @@ class LoweringTest {
     }
 
     @Test
-    void commandLineShapeOnErrorAndCleanEnv() {
-        ExecutionSpec s = spec(List.of(ControlRequirement.strict(CapabilityDomain.PROCESS_CREATION,
-                new Scope.ProcessCeiling(10))), Map.of(), "/bin/echo", List.of("--no-supervisor", "-r", "/"));
+    void commandLineShapeOnErrorStatusFdAndCleanEnv() {
+        List<ControlRequirement> all = new java.util.ArrayList<>();
+        all.add(ControlRequirement.strict(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(10)));
+        for (CapabilityDomain d : List.of(CapabilityDomain.FILESYSTEM_READ, CapabilityDomain.FILESYSTEM_WRITE,
+                CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.NAME_RESOLUTION, CapabilityDomain.SYSCALL,
+                CapabilityDomain.IPC, CapabilityDomain.CREDENTIAL, CapabilityDomain.RESOURCE)) {
+            all.add(ControlRequirement.strict(d, new Scope.WholeDomain())); // stated, so nothing is opened again
+        }
+        ExecutionSpec s = spec(all, Map.of(), "/bin/echo", List.of("--no-supervisor", "-r", "/"));
         List<DomainLowering.Flags> lowered = List.of(
                 new DomainLowering.Flags(List.of("--max-processes=10"), List.of()),
-                new DomainLowering.Flags(List.of("--max-processes=4", "--timeout=9"), List.of()));
+                new DomainLowering.Flags(List.of("--max-processes=4"), List.of()));
         SandlockCommand.Built b = SandlockCommand.build(Path.of("/opt/sandlock"), s, lowered);
-        assertEquals(List.of("/opt/sandlock", "run", "--max-processes=4", "--timeout=9", "--on-error=abort",
+        assertEquals(List.of("/opt/sandlock", "run", "--max-processes=4", "--on-error=abort", "--status-fd=3",
                 "--clean-env", "--cwd=/work", "--", "/bin/echo", "--no-supervisor", "-r", "/"), b.argv());
+    }
+
+    @Test
+    void unstatedDomainsAreOpenedAgainOnTheCommandLine() {
+        ExecutionSpec s = spec(List.of(), Map.of(), "/bin/true", List.of());
+        List<String> opts = SandlockCommand.build(Path.of("/opt/sandlock"), s, List.of()).options();
+        assertEquals(List.of("--fs-read=/", "--fs-write=/", "--net-allow=*", "--net-allow=icmp://*",
+                "--disable=signal-scope", "--disable=abstract-unix-socket-scope", "--extra-allow-syscall=sysv_ipc",
+                "--max-processes=4294967295", "--on-error=abort", "--status-fd=3", "--clean-env", "--cwd=/work"), opts);
+    }
+
+    @Test
+    void unstatedWritesOpenOnlyBeneathStatedReads() {
+        ExecutionSpec s = spec(List.of(ControlRequirement.strict(CapabilityDomain.FILESYSTEM_READ,
+                new Scope.Paths(List.of("/usr", "/work")))), Map.of(), "/bin/true", List.of());
+        List<String> opts = SandlockCommand.build(Path.of("/opt/sandlock"), s, List.of(
+                (DomainLowering.Flags) lowerer.lower(s.requirements().get(0)))).options();
+        assertTrue(opts.containsAll(List.of("--fs-read=/usr", "--fs-read=/work", "--fs-write=/usr", "--fs-write=/work",
+                "--fs-write=/dev/null")), opts.toString());
+        assertFalse(opts.contains("--fs-read=/") || opts.contains("--fs-write=/"), "never wider than the stated reads");
+    }
+
+    @Test
+    void aStatedProcessCeilingWinsOverTheUnstatedOne() {
+        ExecutionSpec s = spec(List.of(ControlRequirement.strict(CapabilityDomain.RESOURCE, limits(null, null, null,
+                null, null, 7L))), Map.of(), "/bin/true", List.of());
+        List<String> opts = SandlockCommand.build(Path.of("/opt/sandlock"), s, List.of(
+                (DomainLowering.Flags) lowerer.lower(s.requirements().get(0)))).options();
+        assertTrue(opts.contains("--max-processes=7"), opts.toString());
+        assertFalse(opts.stream().anyMatch(o -> o.startsWith("--max-processes=4294967295")));
     }
 
     @Test
@@ -186,5 +225,14 @@ class LoweringTest {
         assertTrue(SandlockFlags.violation(List.of("--allow-degraded=net-tcp")).isPresent());
         assertTrue(SandlockFlags.violation(List.of("--clean-env=1")).isPresent());
         assertTrue(SandlockFlags.violation(List.of("--fs-read=/usr", "--clean-env")).isEmpty());
+        assertTrue(SandlockFlags.violation(List.of("--disable=net-tcp")).isPresent(), "only the IPC scopes");
+        assertTrue(SandlockFlags.violation(List.of("--disable=fs-truncate")).isPresent());
+        assertTrue(SandlockFlags.violation(List.of("--status-fd=4")).isPresent());
+        assertTrue(SandlockFlags.violation(List.of("--on-error=commit")).isPresent());
+        assertTrue(SandlockFlags.violation(List.of("--timeout=5")).isPresent(), "no longer emitted");
+        assertTrue(SandlockFlags.violation(List.of("--disable=signal-scope", "--extra-allow-syscall=sysv_ipc"))
+                .isEmpty());
+        assertTrue(SandlockFlags.violation(List.of("--name=aasm-123-456-7")).isEmpty());
+        assertTrue(SandlockFlags.violation(List.of("--name=../x")).isPresent(), "only the names aasm gives");
     }
 }

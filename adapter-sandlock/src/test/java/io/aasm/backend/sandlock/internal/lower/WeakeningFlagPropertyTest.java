@@ -86,11 +86,34 @@ class WeakeningFlagPropertyTest {
         assertEquals(b.options(), argv.subList(2, sep));
         assertEquals(spec.program(), argv.get(sep + 1));
         assertEquals(spec.args(), argv.subList(sep + 2, argv.size()));
+        java.util.Set<CapabilityDomain> stated = new java.util.HashSet<>();
+        java.util.Set<IpcChannel> grantedIpc = new java.util.HashSet<>(List.of(IpcChannel.values()));
+        for (ControlRequirement r : spec.requirements()) {
+            stated.add(r.domain());
+            if (r.domain() == CapabilityDomain.IPC) {
+                grantedIpc.retainAll(r.scope() instanceof Scope.IpcGrants g ? g.channels() : List.of());
+            }
+        }
         for (String t : b.options()) {
             String name = SandlockFlags.nameOf(t);
             assertFalse(SandlockFlags.WEAKENING.contains(name), "weakening flag emitted: " + t);
             assertTrue(SandlockFlags.VALUED.contains(name) ? t.startsWith(name + "=") : t.equals("--clean-env"), t);
+            // Each opening flag appears only where the policy leaves the domain unstated or grants it.
+            switch (t) {
+                case "--fs-read=/" -> assertFalse(stated.contains(CapabilityDomain.FILESYSTEM_READ), t);
+                case "--fs-write=/" -> assertFalse(stated.contains(CapabilityDomain.FILESYSTEM_READ)
+                        || stated.contains(CapabilityDomain.FILESYSTEM_WRITE), t);
+                case "--net-allow=*", "--net-allow=icmp://*" ->
+                        assertFalse(stated.contains(CapabilityDomain.NETWORK_EGRESS), t);
+                case "--disable=signal-scope" -> assertTrue(grantedIpc.contains(IpcChannel.SIGNAL), t);
+                case "--disable=abstract-unix-socket-scope" ->
+                        assertTrue(grantedIpc.contains(IpcChannel.ABSTRACT_UNIX), t);
+                case "--extra-allow-syscall=sysv_ipc" -> assertTrue(grantedIpc.contains(IpcChannel.SYSV), t);
+                default -> {
+                }
+            }
         }
+        assertTrue(SandlockFlags.violation(b.options()).isEmpty());
         assertTrue(b.options().contains("--on-error=abort"));
         assertEquals(spec.environment().isEmpty(), b.options().contains("--clean-env"));
         for (String value : spec.environment().values()) {
@@ -106,7 +129,7 @@ class WeakeningFlagPropertyTest {
             case FILESYSTEM_READ, FILESYSTEM_WRITE -> new Scope.Paths(List.of("/" + pick(HOSTILE.toArray(new String[0]))
                     .replace("/", ""), "/usr"));
             case NETWORK_EGRESS -> new Scope.Egress(List.of(new EgressGrant(pick(Protocol.values()),
-                    pick(new String[] {"loopback", "10.0.0.0/8", "example.com", "::1", "-evil", "a..b"}),
+                    pick(new String[] {"loopback", "10.0.0.0/8", "example.com", "::1", "-evil", "a..b", "*"}),
                     rnd.nextInt(100), 100 + rnd.nextInt(100))));
             case NAME_RESOLUTION -> new Scope.PinnedHosts(new TreeMap<>(Map.of("example.com", "1.2.3.4")));
             case SYSCALL -> new Scope.Syscalls(pick(SyscallMode.values()), List.of(pick(new String[] {"ptrace",

@@ -1,0 +1,115 @@
+package io.aasm.backend.sandlock.internal.supervise;
+
+import io.aasm.backend.sandlock.internal.guard.GuardBinary;
+import io.aasm.backend.sandlock.internal.guard.GuardProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Starts runs under a verified guard, each in a fresh cgroup where one can be created, after
+ * reclaiming the groups that killed predecessors left behind. Shared by launches and probes.
+ */
+public final class Runs {
+    /** Where the program's standard streams go. */
+    public record Stdio(ProcessBuilder.Redirect in, ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
+        public static Stdio inherit() {
+            return new Stdio(ProcessBuilder.Redirect.INHERIT, ProcessBuilder.Redirect.INHERIT,
+                    ProcessBuilder.Redirect.INHERIT);
+        }
+
+        /** Output and errors to one file, no input: for probes. */
+        public static Stdio toFile(Path file) {
+            return new Stdio(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")),
+                    ProcessBuilder.Redirect.to(file.toFile()), ProcessBuilder.Redirect.appendTo(file.toFile()));
+        }
+    }
+
+    /** Where launches leave traces a killed predecessor may have left: its cgroups, sandlock's state dirs. */
+    public record Places(LaunchIds ids, Cgroups cgroups, SandlockState state) {
+    }
+
+    private final Optional<GuardBinary> guard;
+    private final String guardMissing;
+    private final Places places;
+    private final ScheduledExecutorService timers;
+    private final long graceMillis;
+
+    public Runs(Optional<GuardBinary> guard, String guardMissing, Places places, ScheduledExecutorService timers,
+                long graceMillis) {
+        this.guard = guard;
+        this.guardMissing = guardMissing;
+        this.places = places;
+        this.timers = timers;
+        this.graceMillis = graceMillis;
+    }
+
+    /** Runs under the guard this bundle carries (none, with the reason, on a platform it was not built for). */
+    public static Runs embedded(Path guardCacheDir, Places places, ScheduledExecutorService timers,
+                                long graceMillis) {
+        try {
+            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir)), "", places, timers, graceMillis);
+        } catch (IOException e) {
+            return new Runs(Optional.empty(), "the sandlock backend's guard is missing from this bundle: "
+                    + e.getMessage(), places, timers, graceMillis);
+        }
+    }
+
+    /** Removes what launches of killed predecessors left behind (their guard killed with them). */
+    public void reclaim() {
+        places.cgroups().reclaim();
+        places.state().reclaim();
+    }
+
+    /** A sandbox name for a new launch ({@code aasm-<launch id>}); empty if this JVM cannot name itself. */
+    public Optional<String> newSandboxName() {
+        return places.state().newName();
+    }
+
+    /** The guard's digest (part of the probe cache key), or "none". */
+    public String guardDigest() {
+        return guard.map(GuardBinary::sha256).orElse("none");
+    }
+
+    /** The verified guard executable, whose {@code probe} actions the IPC probe runs; empty without one. */
+    public Optional<Path> actor() {
+        try {
+            return guard.isPresent() ? Optional.of(guard.get().verified()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Why no run can start, when the bundle carries no guard for this platform. */
+    public Optional<String> unavailable() {
+        return guard.isPresent() ? Optional.empty() : Optional.of(guardMissing);
+    }
+
+    public Cgroups cgroups() {
+        return places.cgroups();
+    }
+
+    /**
+     * Starts {@code argv} (sandlock's, carrying {@code --name=sandboxName}, or any absolute command for
+     * self-checks) with exactly {@code env}. The guard's binary is verified against its digest
+     * immediately before this start; the cgroup shares the sandbox name's launch id.
+     */
+    public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
+                             Stdio stdio, OptionalLong deadlineMillis) throws IOException {
+        if (guard.isEmpty()) {
+            throw new IOException(guardMissing);
+        }
+        Path binary = guard.get().verified();
+        reclaim();
+        Optional<String> id = sandboxName.map(n -> n.substring(SandlockState.PREFIX.length()))
+                .or(() -> places.ids().next());
+        Optional<Path> group = id.flatMap(places.cgroups()::create);
+        Optional<Path> state = sandboxName.map(places.state()::dirOf);
+        return SandlockRun.start(new GuardProcess.Start(binary, group, state, argv, env, cwd, stdio.in(), stdio.out(),
+                stdio.err()), deadlineMillis, timers, graceMillis);
+    }
+}
