@@ -1,0 +1,52 @@
+package io.aasm.backend.container.internal.runtime;
+
+import io.aasm.backend.container.internal.lower.ContainerPlan;
+import io.aasm.ports.backend.Execution;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import java.util.List;
+import java.util.Optional;
+
+/** A started container; everything here asks its {@link Launch}. */
+public final class ContainerExecution implements Execution {
+    public static final String BACKEND_ID = "aasm-container";
+    private static final int SIGWINCH = 28;
+
+    private final Launch launch;
+    private final List<String> general;
+    private final String image;
+    private final String user;
+    private final Runnable onEnd;
+
+    public ContainerExecution(Launch launch, List<String> general, String image, String user, Runnable onEnd) {
+        this.launch = launch;
+        this.general = List.copyOf(general);
+        this.image = image;
+        this.user = user;
+        this.onEnd = onEnd;
+    }
+
+    @Override
+    public ExitDisposition await() throws InterruptedException {
+        ExitDisposition d = launch.await();
+        onEnd.run();
+        return d;
+    }
+
+    @Override
+    public boolean terminate(TerminationRequest request) {
+        return launch.terminate(request == TerminationRequest.GRACEFUL);
+    }
+
+    @Override
+    public boolean signal(int signal) {
+        return signal == SIGWINCH && launch.resize();
+    }
+
+    @Override
+    public EnforcementEvidence evidence() {
+        ContainerPlan plan = launch.plan();
+        return new EnforcementEvidence(BACKEND_ID, RunEvidence.records(plan, general, Optional.of(launch), image, user));
+    }
+}
