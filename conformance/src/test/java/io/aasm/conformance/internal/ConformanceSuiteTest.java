@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole catalogue against the real kernel with the real YAML policy source, on aasm-native,
- * sandlock (every cell cannot-host, with the reason, when its executable is missing) and none, run
+ * sandlock (every cell cannot-host, with the reason, when its executable is missing), aasm-container
+ * (every cell cannot-host, with the reason, when no container engine runs here) and none, run
  * once; results go to target/conformance/. Each backend's column is then judged by its own test:
  * any escape under claimed prevention, untruthful report, suite defect, or inconclusive control under
  * a prevention claim fails it; none must let everything escape.
@@ -50,7 +51,11 @@ class ConformanceSuiteTest {
         Optional<IsolationBackend> sandlock = Components.sandlockBackend(whySandlock);
         sandlock.ifPresentOrElse(b -> Components.bind(kernel, "sandlock", b),
                 () -> unconstructible.put("sandlock", whySandlock.toString()));
-        backends = new ArrayList<>(List.of("aasm-native", "sandlock", SuiteRunner.NONE));
+        StringBuilder whyContainer = new StringBuilder();
+        Optional<IsolationBackend> container = Components.containerBackend(whyContainer);
+        container.ifPresentOrElse(b -> Components.bind(kernel, "aasm-container", b),
+                () -> unconstructible.put("aasm-container", whyContainer.toString()));
+        backends = new ArrayList<>(List.of("aasm-native", "sandlock", "aasm-container", SuiteRunner.NONE));
         String only = System.getProperty("aasm.conformance.backends", "");
         if (!only.isBlank()) {
             backends.retainAll(List.of(only.split(",")));
@@ -99,6 +104,11 @@ class ConformanceSuiteTest {
     @Test
     void sandlockHoldsEveryClaim() {
         assertHolds("sandlock");
+    }
+
+    @Test
+    void containerHoldsEveryClaim() {
+        assertHolds("aasm-container");
     }
 
     private static void assertHolds(String backend) {

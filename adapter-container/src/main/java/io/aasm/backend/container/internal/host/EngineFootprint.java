@@ -71,13 +71,22 @@ public final class EngineFootprint {
         return new Footprint(List.copyOf(sockets), List.copyOf(abstracts), complete);
     }
 
-    /** inode → path (or {@code @name}) of every named unix socket in this network namespace. */
+    /**
+     * inode → path (or {@code @name}) of every named unix socket in this network namespace. An abstract name
+     * counts only where something can be asked through it: a listening socket, or a datagram socket bound to
+     * a name of its own; the kernel's autobind names ({@code @} and five hex digits) are client ends.
+     */
     private Map<Long, String> unixSockets() {
         Map<Long, String> out = new HashMap<>();
         try {
             for (String line : Files.readAllLines(procRoot.resolve("net/unix"))) {
                 String[] f = line.trim().split("\\s+");
-                if (f.length >= 8 && f[6].matches("\\d+")) {
+                if (f.length < 8 || !f[6].matches("\\d+")) {
+                    continue;
+                }
+                boolean listening = f[3].matches("[0-9A-Fa-f]+") && (Long.parseLong(f[3], 16) & 0x10000) != 0;
+                boolean autobound = f[7].matches("@[0-9a-f]{5}");
+                if (!f[7].startsWith("@") || listening || !autobound) {
                     out.put(Long.parseLong(f[6]), f[7]);
                 }
             }

@@ -168,7 +168,8 @@ public final class ViewPlanner {
         if (root.equals("/sys") && write) {
             return Optional.of("write grant " + p + ": the container's /sys is the engine's, read-only");
         }
-        if (root.equals("/dev") && DEVICES.stream().noneMatch(dev -> Grant.under(p, dev))) {
+        if (root.equals("/dev") && DEVICES.stream().noneMatch(dev -> dev.equals("/dev") ? p.equals(dev)
+                : Grant.under(p, dev))) {
             return Optional.of("grant " + p + ": only the engine's standard devices exist in a container ("
                     + String.join(", ", DEVICES) + ")");
         }
