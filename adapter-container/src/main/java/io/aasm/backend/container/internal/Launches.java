@@ -53,7 +53,8 @@ final class Launches {
                     .ContainerExecution.BACKEND_ID, Owner.OWNER_LABEL, owner.self(), Owner.LAUNCH_LABEL, owner.nextLaunch());
             byte[] request = CreateRequest.build(plan, new CreateRequest.Context(ready.image().id(), ready.image().pinned(),
                     ready.user(), hostname(), state.emptyFile(), generated.orElse(state.root()), ready.init().verified(),
-                    ready.facts().dataRoot(), labels, tty));
+                    ready.facts().dataRoot(), labels, tty, tty ? io.aasm.backend.container.internal.runtime.TerminalMode
+                    .size(streams.out(), streams.in()) : Optional.empty()));
             return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers);
         } catch (IOException e) {
             generated.ifPresent(StateDir::delete);

@@ -48,7 +48,7 @@ final class ProbeSetup {
     Measured.Probing probing(ContainerHost.State.Ready r) {
         ProbeCache cache = new ProbeCache(host.settings().probeCacheDir(), read("/proc/sys/kernel/random/boot_id"),
                 read("/proc/sys/kernel/osrelease"), r.facts().engineId(), r.facts().version(), r.image().id(),
-                r.guard().sha256(), r.user(), table.map(t -> t.arch() + t.highest()).orElse(""),
+                r.guard().sha256(), r.init().sha256(), r.user(), table.map(t -> t.arch() + t.highest()).orElse(""),
                 "suite" + ProbeSuite.VERSION);
         ProbeRunner runner = direct::run;
         Path scratch = Path.of(System.getProperty("java.io.tmpdir"));

@@ -21,6 +21,24 @@ public interface Fds extends Library {
 
     long write(int fd, byte[] buf, long n);
 
+    long read(int fd, byte[] buf, long n);
+
+    int posix_openpt(int flags);
+
+    int grantpt(int fd);
+
+    int unlockpt(int fd);
+
+    String ptsname(int fd);
+
+    int ioctl(int fd, com.sun.jna.NativeLong request, byte[] arg);
+
+    int tcgetattr(int fd, byte[] termios);
+
+    int O_RDWR = 2;
+    int O_NOCTTY = 0400;
+    long TIOCSWINSZ = 0x5414;
+
     static int readFrom(Path p) {
         return C.open(p.toString(), O_RDONLY | O_CLOEXEC, 0);
     }

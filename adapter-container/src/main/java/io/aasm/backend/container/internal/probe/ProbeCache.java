@@ -19,7 +19,7 @@ import java.util.Optional;
 
 /**
  * Probe results on disk, one file per (boot id, kernel release, engine id and version, root image, guard,
- * user, suite version): {@code <dir>/aasm-container-<key>.json}. Anything that changes what a container is
+ * init, user, syscall table, suite version): {@code <dir>/aasm-container-<key>.json}. Anything that changes what a container is
  * made of makes a new key, so a stale verdict is never read. Written atomically (temp file + rename).
  */
 public final class ProbeCache {

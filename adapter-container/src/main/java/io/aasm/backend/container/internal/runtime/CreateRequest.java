@@ -20,7 +20,7 @@ public final class CreateRequest {
     /** What a launch adds to its plan: the image, the user, where generated files are, labels, the terminal. */
     public record Context(String imageId, boolean pinnedImage, String user, String hostname, Path emptyFile,
                           Path generatedDir, Path init, java.util.Optional<Path> engineDataRoot,
-                          Map<String, String> labels, boolean tty) {
+                          Map<String, String> labels, boolean tty, java.util.Optional<int[]> terminalSize) {
     }
 
     /** Where the init is bound: at the root, beside (never inside) anything a policy can grant. */
@@ -35,6 +35,9 @@ public final class CreateRequest {
         ArrayNode cmd = c.putArray("Cmd");
         if (plan.init()) {
             cmd.add(INIT_PATH);
+            // the init sizes the container's terminal before the program starts (a resize needs a running container)
+            ctx.terminalSize().filter(s -> ctx.tty()).ifPresent(s -> cmd.add("-s").add(s[0] + ":" + s[1]));
+            cmd.add("--");
         }
         plan.argv().forEach(cmd::add);
         if (ctx.pinnedImage()) {

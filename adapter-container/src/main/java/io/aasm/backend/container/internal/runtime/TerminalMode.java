@@ -51,7 +51,7 @@ public final class TerminalMode {
     }
 
     /** Rows and columns of the caller's terminal (its stdout's, else stdin's). */
-    static Optional<int[]> size(int out, int in) {
+    public static Optional<int[]> size(int out, int in) {
         byte[] ws = new byte[8];
         for (int fd : new int[] {out, in}) {
             if (LibC.INSTANCE.ioctl(fd, new NativeLong(LibC.TIOCGWINSZ), ws) == 0) {

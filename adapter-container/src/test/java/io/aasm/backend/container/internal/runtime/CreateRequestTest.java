@@ -25,7 +25,8 @@ class CreateRequestTest {
 
     private static JsonNode build(ContainerPlan p, Optional<Path> dataRoot) throws Exception {
         CreateRequest.Context ctx = new CreateRequest.Context("sha256:abc", false, "1000:1000", "host", Path.of("/s/empty"),
-                Path.of("/s/gen"), Path.of("/s/init"), dataRoot, Map.of("io.aasm.backend", "aasm-container"), false);
+                Path.of("/s/gen"), Path.of("/s/init"), dataRoot, Map.of("io.aasm.backend", "aasm-container"), false,
+                Optional.empty());
         return new ObjectMapper().readTree(CreateRequest.build(p, ctx));
     }
 
@@ -44,6 +45,8 @@ class CreateRequestTest {
         assertEquals("private", h.path("IpcMode").asText());
         assertEquals("1000:1000", c.path("User").asText());
         assertEquals("/.aasm-init", c.path("Cmd").get(0).asText(), "aasm's init starts the program");
+        assertEquals("--", c.path("Cmd").get(1).asText());
+        assertEquals("/bin/sh", c.path("Cmd").get(2).asText());
         assertFalse(h.path("Init").asBoolean(), "the engine's init is never used");
         assertTrue(c.path("OpenStdin").asBoolean() && c.path("StdinOnce").asBoolean());
         assertTrue(h.path("Devices").isMissingNode(), "no device is ever added");
