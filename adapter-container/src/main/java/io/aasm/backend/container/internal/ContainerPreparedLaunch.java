@@ -30,7 +30,7 @@ final class ContainerPreparedLaunch implements PreparedLaunch {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "this preparation was already spawned or closed");
         }
         launch.start(); // a failed start has removed the container
-        return new ContainerExecution(launch, general, image, user, () -> { });
+        return new ContainerExecution(launch, general, image, user);
     }
 
     @Override

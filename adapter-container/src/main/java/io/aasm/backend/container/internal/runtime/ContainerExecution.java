@@ -17,21 +17,17 @@ public final class ContainerExecution implements Execution {
     private final List<String> general;
     private final String image;
     private final String user;
-    private final Runnable onEnd;
 
-    public ContainerExecution(Launch launch, List<String> general, String image, String user, Runnable onEnd) {
+    public ContainerExecution(Launch launch, List<String> general, String image, String user) {
         this.launch = launch;
         this.general = List.copyOf(general);
         this.image = image;
         this.user = user;
-        this.onEnd = onEnd;
     }
 
     @Override
     public ExitDisposition await() throws InterruptedException {
-        ExitDisposition d = launch.await();
-        onEnd.run();
-        return d;
+        return launch.await();
     }
 
     @Override

@@ -80,11 +80,12 @@ final class StdioRelay {
         try {
             for (Optional<Attachment.Frame> f = attachment.next(); f.isPresent(); f = attachment.next()) {
                 byte[] b = f.get().bytes();
+                if (first) {
+                    // the init's own line comes first when it could not exec (on stderr, or the terminal)
+                    Matcher m = EXEC_FAILED.matcher(new String(b, java.nio.charset.StandardCharsets.UTF_8).strip());
+                    execFailure = m.matches() ? m.group(1) + ": " + m.group(2) : "";
+                }
                 if (f.get().stream() == 2) {
-                    if (first) {
-                        Matcher m = EXEC_FAILED.matcher(new String(b, java.nio.charset.StandardCharsets.UTF_8).strip());
-                        execFailure = m.matches() ? m.group(1) + ": " + m.group(2) : "";
-                    }
                     errOpen = errOpen && Descriptors.writeAll(err, b);
                 } else {
                     outOpen = outOpen && Descriptors.writeAll(out, b);
