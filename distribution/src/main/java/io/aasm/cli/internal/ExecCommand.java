@@ -4,7 +4,9 @@ import io.aasm.ports.policy.IsolationClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IFactory;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -14,7 +16,7 @@ import picocli.CommandLine.TypeConversionException;
 @Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
         customSynopsis = "aasm run exec [--isolation none|auto|process|container|vm] [--isolation-backend ID]"
-                + "%n                     [--policy FILE] [--dry-run] [--report text|kv|json] [--report-file PATH] [--workdir DIR]"
+                + "%n                     [--policy FILE] [--dry-run] [--report FORMAT] [--report-file PATH] [--workdir DIR]"
                 + "%n                     [--agent-id ID] [--no-proxy] -- PROGRAM [ARGS...]",
         description = {
             "%nRuns PROGRAM under the isolation the policy and flags ask for. The program's stdin, stdout and",
@@ -43,10 +45,11 @@ public final class ExecCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Preview: decide and print the plan and reports; execute nothing.")
     boolean dryRun;
 
-    @Option(names = "--report", paramLabel = "text|kv|json", defaultValue = "text",
-            converter = ReportFormatConverter.class,
-            description = "Format of the report written to --report-file (default: ${DEFAULT-VALUE}).")
-    String report;
+    @Option(names = "--report", paramLabel = "FORMAT", converter = ReportFormatConverter.class,
+            completionCandidates = ReportFormats.class,
+            description = "Format of the report written to --report-file, one of the report renderers installed"
+                    + " here: ${COMPLETION-CANDIDATES} (default: " + ReportFormats.DEFAULT + ").")
+    String report = ReportFormats.DEFAULT;
 
     @Option(names = "--report-file", paramLabel = "PATH",
             description = "Write the post-run report (pre-launch report on refusal or dry run) to PATH;"
@@ -87,12 +90,36 @@ public final class ExecCommand implements Callable<Integer> {
         }
     }
 
-    /** The formats the distribution ships renderers for. */
+    /**
+     * Picocli's factory for this command: the {@code --report} choices and their check are built on the
+     * renderers installed in the framework; everything else comes from picocli's default factory.
+     */
+    static IFactory factory(ReportFormats formats) {
+        IFactory fallback = CommandLine.defaultFactory();
+        return new IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                if (cls == ReportFormatConverter.class) {
+                    return cls.cast(new ReportFormatConverter(formats));
+                }
+                return cls == ReportFormats.class ? cls.cast(formats) : fallback.create(cls);
+            }
+        };
+    }
+
+    /** Accepts exactly the installed format names, so a typo is a usage error naming the choices. */
     public static final class ReportFormatConverter implements ITypeConverter<String> {
+        private final ReportFormats formats;
+
+        ReportFormatConverter(ReportFormats formats) {
+            this.formats = formats;
+        }
+
         @Override
         public String convert(String value) {
-            if (!List.of("text", "kv", "json").contains(value)) {
-                throw new TypeConversionException("'" + value + "' is not a report format; use text, kv or json");
+            if (!formats.has(value)) {
+                throw new TypeConversionException("'" + value + "' is not an installed report format; "
+                        + formats.describe());
             }
             return value;
         }

@@ -48,6 +48,45 @@ class CliEndToEndIT {
         assertTrue(json.strip().startsWith("{") && json.contains("aasm.isolation.report/1"), json);
     }
 
+    /**
+     * The --report choices are the renderer bundles installed: a copy of the distribution without
+     * adapter-report-json no longer offers kv and json (and runs nothing when asked for them); the same
+     * copy with that bundle dropped into deploy/ offers and renders json again (the control).
+     */
+    @Test
+    void reportChoicesAreTheInstalledRendererBundles(@TempDir Path dir) throws Exception {
+        Path created = dir.resolve("created");
+        Path report = dir.resolve("report.json");
+        String[] exec = {"run", "exec", "--isolation", "none", "--report", "json", "--report-file", report.toString(),
+            "--", "sh", "-c", "touch " + created};
+        Aasm.Result help = Aasm.run("run", "exec", "--help");
+        assertTrue(oneLine(help.out()).contains("installed here: json, kv, text (default: text)"), help.toString());
+        Aasm.Result unknown = Aasm.run("run", "exec", "--isolation", "none", "--report", "yaml", "--report-file",
+                report.toString(), "--", "sh", "-c", "touch " + created);
+        assertEquals(2, unknown.exit(), unknown.toString());
+        assertTrue(unknown.err().contains("'yaml' is not an installed report format; installed: json, kv, text"),
+                unknown.toString());
+        assertFalse(Files.exists(created) || Files.exists(report), "an unknown format ran the program");
+
+        Path home = Aasm.copyOfDistribution(List.of("adapter-report-json.jar"));
+        Aasm.Result fewer = Aasm.run(home, dir, Map.of(), "run", "exec", "--help");
+        assertTrue(oneLine(fewer.out()).contains("installed here: text (default: text)"), fewer.toString());
+        Aasm.Result gone = Aasm.run(home, dir, Map.of(), exec);
+        assertEquals(2, gone.exit(), gone.toString());
+        assertTrue(gone.err().contains("'json' is not an installed report format; installed: text"), gone.toString());
+        assertFalse(Files.exists(created) || Files.exists(report), "a removed format ran the program");
+
+        Files.copy(Aasm.DIST.resolve("bundle/adapter-report-json.jar"), home.resolve("deploy/adapter-report-json.jar"));
+        Aasm.Result back = Aasm.run(home, dir, Map.of(), exec);
+        assertEquals(0, back.exit(), back.toString());
+        assertTrue(Files.exists(created), back.toString());
+        assertTrue(Files.readString(report).contains("\"schema\": \"aasm.isolation.report/1\""), back.toString());
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
     @Test
     void anUnknownFlagIsAUsageError() throws Exception {
         Aasm.Result r = Aasm.run("run", "exec", "--no-such-flag", "--", "/bin/true");
@@ -70,6 +109,23 @@ class CliEndToEndIT {
         Aasm.Result notExec = Aasm.run("run", "exec", "--isolation", "none", "--", script.toString());
         assertEquals(126, notExec.exit(), notExec.toString());
         assertFalse(Files.exists(dir.resolve("ran")));
+    }
+
+    /**
+     * A confined launch whose program does not exist never ran: its posture line must not read READY
+     * (scripts count READY lines as confined runs). Control: the same launch of a program that exists is
+     * READY.
+     */
+    @Test
+    void aConfinedProgramThatNeverStartedIsNotReady(@TempDir Path dir) throws Exception {
+        Aasm.Result missing = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "process",
+                "--isolation-backend", "aasm-native", "--", dir.resolve("absent").toString());
+        assertEquals(127, missing.exit(), missing.toString());
+        assertTrue(missing.err().contains("aasm: posture=NOT_STARTED backend=aasm-native"), missing.toString());
+        Aasm.Result present = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "process",
+                "--isolation-backend", "aasm-native", "--", "/bin/true");
+        assertEquals(0, present.exit(), present.toString());
+        assertTrue(present.err().contains("aasm: posture=READY backend=aasm-native"), present.toString());
     }
 
     @Test

@@ -25,11 +25,37 @@ class RulesTest {
         assertEquals(expected, ok(PathRules.normalise(raw)));
     }
 
+    /** A bidi override, zero-width mark or C1 control is refused by code point and never echoed; plain non-ASCII passes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/usr/\u202Elib", "/home/\u200Bbob", "/a/\u0085b", "/a\u2028b", "/x/\uDB40\uDC41"})
+    void invisibleCharactersAreRefusedByCodePoint(String raw) {
+        Checked.Bad<String> bad = assertInstanceOf(Checked.Bad.class, PathRules.normalise(raw));
+        assertTrue(bad.message().contains("U+"), bad.message());
+        assertTrue(bad.message().chars().allMatch(c -> c >= 0x20 && c < 0x7f), bad.message());
+        assertEquals("/usr/lib/caf\u00e9", ok(PathRules.normalise("/usr/lib/caf\u00e9")));
+    }
+
     @Test
     void collapseIsComponentAware() {
         assertEquals(List.of("/workspace", "/workspace-other"),
                 PathRules.collapse(List.of("/workspace/src", "/workspace-other", "/workspace", "/workspace")));
         assertEquals(List.of("/"), PathRules.collapse(List.of("/usr", "/", "/etc")));
+        // '-' sorts before '/': an unrelated sibling between a folder and its child must not hide the child's
+        // ancestor, nor be taken for one.
+        assertEquals(List.of("/a", "/a-b"), PathRules.collapse(List.of("/a/b/c", "/a-b/c", "/a-b", "/a", "/a/b")));
+        assertEquals(List.of("/a-b/c", "/a/b"), PathRules.collapse(List.of("/a/b/c", "/a-b/c", "/a/b")));
+    }
+
+    @Test
+    void collapseKeepsOnlyTheOutermostOfManyPaths() {
+        List<String> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            many.add("/s/p" + i + "/x");
+            many.add("/s/p" + i);
+        }
+        List<String> kept = PathRules.collapse(many);
+        assertEquals(10_000, kept.size());
+        assertTrue(kept.stream().noneMatch(p -> p.endsWith("/x")));
     }
 
     @ParameterizedTest
