@@ -1,6 +1,7 @@
 package io.aasm.backend.container.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,24 @@ class StdioAndExitTest {
         assertTrue(immediate.terminate(TerminationRequest.IMMEDIATE));
         assertEquals(new ExitDisposition.Signalled(9), immediate.await());
         assertTrue(System.nanoTime() - t0 < 20_000_000_000L);
+    }
+
+    @Test
+    void aSignalSentToAasmReachesTheProgramAsItself() throws Exception {
+        Files.createDirectories(t.resolve("w"));
+        Harness h = Harness.shared();
+        Execution interrupted = h.start(spec("sleep 60", new Stdio.Inherit()));
+        Thread.sleep(300);
+        assertTrue(interrupted.signal(2));
+        ExitDisposition d = interrupted.await();
+        assertEquals(new ExitDisposition.Signalled(2), d);
+        assertEquals(130, d.shellStatus());
+        // control: a program that handles SIGHUP itself exits with its own status, so the signal reached it
+        Execution handled = h.start(spec("trap \"exit 7\" HUP; sleep 60 & wait", new Stdio.Inherit()));
+        Thread.sleep(300);
+        assertTrue(handled.signal(1));
+        assertEquals(new ExitDisposition.Exited(7), handled.await());
+        assertFalse(handled.signal(10), "a signal outside the relayed set is not sent");
     }
 
     @Test

@@ -7,11 +7,13 @@ import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** A started container; everything here asks its {@link Launch}. */
 public final class ContainerExecution implements Execution {
     public static final String BACKEND_ID = "aasm-container";
     private static final int SIGWINCH = 28;
+    private static final Set<Integer> RELAYED = Set.of(1, 2, 3, 15);
 
     private final Launch launch;
     private final List<String> general;
@@ -35,9 +37,13 @@ public final class ContainerExecution implements Execution {
         return launch.terminate(request == TerminationRequest.GRACEFUL);
     }
 
+    /** SIGHUP, SIGINT, SIGQUIT and SIGTERM reach the program as sent (the set aasm-native relays); SIGWINCH resizes. */
     @Override
     public boolean signal(int signal) {
-        return signal == SIGWINCH && launch.resize();
+        if (signal == SIGWINCH) {
+            return launch.resize();
+        }
+        return RELAYED.contains(signal) && launch.signal(signal);
     }
 
     @Override

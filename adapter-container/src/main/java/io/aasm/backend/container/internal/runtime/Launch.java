@@ -185,6 +185,23 @@ public final class Launch {
         }
     }
 
+    /**
+     * A signal sent to aasm, delivered as itself: the engine sends it to the container's init, which passes it
+     * on to the program's group (so SIGINT ends a program with 130, as with aasm-native). Without an init the
+     * program is pid 1 and sees only the signals it handles.
+     */
+    public boolean signal(int signal) {
+        if (disposition().isPresent() || !started()) {
+            return false;
+        }
+        signalled = signal;
+        try {
+            return engine.kill(id, Integer.toString(signal));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The caller's terminal changed size: the container's terminal follows. */
     public boolean resize() {
         Optional<int[]> size = TerminalMode.size(streams.out(), streams.in());
