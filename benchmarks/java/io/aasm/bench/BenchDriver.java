@@ -57,7 +57,7 @@ public final class BenchDriver {
 
             @Override
             public String[] protected_paths() {
-                return new String[0];
+                return new String[0]; // the harness's own files are not the subject of these measurements
             }
 
             @Override
