@@ -23,7 +23,7 @@ def classpath(dist, snapshot_dir):
 
 
 class Driver:
-    def __init__(self, bench_dir, dist, policy, work, log_path, env):
+    def __init__(self, bench_dir, dist, policy, work, log_path, env, container_policy=None):
         cls_dir = os.path.join(work, "driver-classes")
         cp = classpath(dist, os.path.join(work, "driver-jars"))
         srcs = sorted(glob.glob(os.path.join(bench_dir, "java", "io", "aasm", "bench", "*.java")))
@@ -38,7 +38,8 @@ class Driver:
         shell = 'exec "$@" 3<&%d 4>&%d %d<&- %d>&-' % (req_r, resp_w, req_r, resp_w)
         self._log = open(log_path, "ab")
         self.proc = subprocess.Popen(["/bin/bash", "-c", shell, "bash", "java", "-cp", cls_dir + ":" + cp,
-                                      "io.aasm.bench.BenchDriver", dist, policy, os.path.join(work, "driver")],
+                                      "io.aasm.bench.BenchDriver", dist, policy, os.path.join(work, "driver")]
+                                     + ([container_policy] if container_policy else []),
                                      pass_fds=(req_r, resp_w),
                                      stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, env=env)
         os.close(req_r)
