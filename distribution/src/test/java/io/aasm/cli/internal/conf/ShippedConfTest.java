@@ -44,11 +44,12 @@ class ShippedConfTest {
     @BeforeEach
     void boot() throws Exception {
         osgi = new ConfFramework(dir);
-        // the bundles ConfFramework leaves out: the native backend (with JNA), the audit log, the mediator
+        // the bundles ConfFramework leaves out: the native and container backends (with JNA), the audit log, the mediator
         osgi.context().installBundle(ConfFramework.jar("jna-").toURI().toString());
         osgi.context().installBundle(ConfFramework.sibling("adapter-landlock-seccomp"));
         osgi.context().installBundle(ConfFramework.sibling("adapter-audit-log"));
         osgi.context().installBundle(ConfFramework.sibling("adapter-transport-proxy"));
+        osgi.context().installBundle(ConfFramework.sibling("adapter-container"));
         osgi.framework.adapt(FrameworkWiring.class).resolveBundles(null);
         metatypes = new Metatypes(osgi.context(), osgi.metatype);
     }
