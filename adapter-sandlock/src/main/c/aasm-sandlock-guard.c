@@ -416,8 +416,10 @@ int main(int argc, char **argv) {
     sigset_t mask, old;
     sigemptyset(&mask);
     /* The supervisor speaks over the channel; terminal and job-control signals must not end the guard
-     * (that would leave the tree to the parent-death signal alone, and setsid daemons behind). */
-    int handled[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU};
+     * (that would leave the tree to the parent-death signal alone, and setsid daemons behind). SIGWINCH
+     * resizes the launch's own terminal. */
+    int handled[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU,
+                     SIGWINCH};
     for (size_t k = 0; k < sizeof handled / sizeof handled[0]; k++) sigaddset(&mask, handled[k]);
     sigprocmask(SIG_BLOCK, &mask, &old);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -500,6 +502,8 @@ int main(int argc, char **argv) {
         if (p[1].revents) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) == sizeof si) {
+                /* In the caller's foreground group (the CLI), the terminal's resize reaches us directly. */
+                if (si.ssi_signo == SIGWINCH) term_resize();
             }
             reap();
         }
