@@ -38,6 +38,7 @@
 #include "authority.h"
 #include "shim.h"
 #include "terminal.h"
+#include "view.h"
 
 #define STATUS_FD 3
 #define EXIT_REFUSED 121
@@ -50,6 +51,9 @@ static pid_t sandlock_pid = -1;
 static const char *cgroup_dir;    /* NULL: the process tree alone (sub-reaper) */
 static const char *state_dir;     /* sandlock's own per-sandbox directory, removed once the tree is gone */
 static const char *authority;     /* "drop", "userns" (drop inside a user namespace of our own) or NULL */
+static int read_only_view;        /* every mount read-only but the writable paths (view.c) */
+static const char *writable[4096];
+static int writable_count;
 
 static void say(const char *fmt, ...) {
     char line[4200];
@@ -281,10 +285,14 @@ static void exec_sandlock(char **argv, int status_w, int error_w, const sigset_t
     if (setsid() < 0) child_refuse(error_w, "session", errno);
     int err = term_attach();
     if (err) child_refuse(error_w, "terminal", err);
-    if (authority) {
-        if (strcmp(authority, "userns") == 0 && (err = authority_userns())) child_refuse(error_w, "userns", err);
-        if ((err = authority_drop())) child_refuse(error_w, "authority", err);
+    if (authority && strcmp(authority, "userns") == 0 && (err = authority_userns())) {
+        child_refuse(error_w, "userns", err);
     }
+    if (read_only_view) {
+        const char *what = "view";
+        if ((err = view_read_only(writable, writable_count, &what))) child_refuse(error_w, what, err);
+    }
+    if (authority && (err = authority_drop())) child_refuse(error_w, "authority", err);
     if (error_w == STATUS_FD) { /* never let the dup2 below close the error pipe */
         int moved = fcntl(error_w, F_DUPFD_CLOEXEC, 10);
         if (moved < 0) _exit(EXIT_REFUSED);
@@ -375,10 +383,14 @@ static int probe_main(int argc, char **argv) {
     return 2;
 }
 
-/* Options before "--": cgroup:<dir>, state:<dir>, authority:drop|userns. Returns the index of "--" or -1. */
+/* Options before "--": cgroup:<dir>, state:<dir>, authority:drop|userns, view:read-only, rw:<path> (each
+ * writable path of the view, absolute). Returns the index of "--" or -1. */
 static int options(int argc, char **argv, int i) {
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i] + 7;
+        if (strcmp(argv[i], "view:read-only") == 0) read_only_view = 1;
+        else if (strncmp(argv[i], "rw:/", 4) == 0 && writable_count < 4096) writable[writable_count++] = argv[i] + 3;
+        else if (strncmp(argv[i], "rw:/", 4) == 0) return -1; /* never a narrower view than asked, silently */
+        else if (strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i] + 7;
         else if (strncmp(argv[i], "state:", 6) == 0) state_dir = argv[i] + 6;
         else if (strcmp(argv[i], "authority:drop") == 0 || strcmp(argv[i], "authority:userns") == 0) authority = argv[i] + 10;
         else return -1;

@@ -3,6 +3,7 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
+import io.aasm.backend.sandlock.internal.harden.ReadOnlyView;
 import io.aasm.backend.sandlock.internal.lower.AbsentLowering;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.OwnPaths;
@@ -36,10 +37,12 @@ final class Launches {
     /** A fully prepared launch: the argv, the program's stdio, the wall clock, and setup evidence. */
     record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
                     OptionalLong wallClockSeconds, Runs.Stdio stdio, List<EvidenceRecord> setup,
-                    List<CapabilityDomain> installed, Optional<String> sandboxName, Optional<AuthorityDrop> drop) {
+                    List<CapabilityDomain> installed, Optional<String> sandboxName, Optional<AuthorityDrop> drop,
+                    List<String> guardOptions) {
         Prepared {
             setup = List.copyOf(setup);
             installed = List.copyOf(installed);
+            guardOptions = List.copyOf(guardOptions);
         }
     }
 
@@ -47,17 +50,20 @@ final class Launches {
     private final java.util.function.Supplier<Optional<String>> names;
     private final java.util.function.Supplier<Optional<Path>> guard;
     private final List<String> ownState;
+    private final java.util.function.Supplier<Path> stateRoot;
 
     /**
      * {@code guard}: the verified guard executable, which is also the program's shim inside the sandbox;
      * {@code ownState}: the backend's own files, protected like aasm's paths.
      */
     Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names,
-             java.util.function.Supplier<Optional<Path>> guard, List<String> ownState) {
+             java.util.function.Supplier<Optional<Path>> guard, List<String> ownState,
+             java.util.function.Supplier<Path> stateRoot) {
         this.lowerer = lowerer;
         this.names = names;
         this.guard = guard;
         this.ownState = List.copyOf(ownState);
+        this.stateRoot = stateRoot;
     }
 
     /** {@code lowered}: each requirement's lowering, as {@code plan()} made it (lowered again only if absent). */
@@ -83,6 +89,7 @@ final class Launches {
         List<CapabilityDomain> installed = new ArrayList<>();
         OptionalLong wall = OptionalLong.empty();
         OwnPaths own = OwnPaths.of(spec.protectedPaths(), ownState);
+        List<String> writeGrants = new ArrayList<>();
         for (PlannedRequirement pr : plan.planned()) {
             ControlRequirement r = pr.requirement();
             DomainLowering l = planned.apply(r).orElseGet(() -> lowerer.lower(r, own));
@@ -98,6 +105,10 @@ final class Launches {
             checkPathsExist(f);
             lowered.add(f);
             installed.add(r.domain());
+            if (r.domain() == CapabilityDomain.FILESYSTEM_WRITE) {
+                f.flags().stream().filter(x -> x.startsWith("--fs-write=")).map(x -> x.substring(11))
+                        .forEach(writeGrants::add);
+            }
             setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(r.domain()), ClaimTerm.PLANNED,
                     f.steps().isEmpty() ? "no flag needed" : String.join("; ", f.steps())));
             if (r.scope() instanceof Scope.Limits lim && lim.maxWallClockSeconds().isPresent()) {
@@ -111,12 +122,23 @@ final class Launches {
                             : "; still restricted by sandlock: " + String.join("; ", a.residual()))));
         }
         SandlockCommand.Shim shim = shim(spec, setup, drop);
+        boolean writesStated = spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_WRITE);
+        Optional<List<String>> view = ReadOnlyView.options(writesStated, writeGrants, stateRoot.get(), drop);
+        if (writesStated && view.isEmpty() && plan.planned().stream().anyMatch(pr -> pr.requirement().domain()
+                == CapabilityDomain.FILESYSTEM_WRITE && pr.outcome() instanceof RequirementOutcome.Enforced)) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "filesystem_write was planned as met, but"
+                    + " the read-only view that keeps metadata outside the write grants cannot be made without the"
+                    + " capability drop's namespace");
+        }
+        view.ifPresent(v -> setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED,
+                Optional.of(CapabilityDomain.FILESYSTEM_WRITE), ClaimTerm.PLANNED, ReadOnlyView.describe(v))));
         Optional<String> name = names.get();
         SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name, Optional.of(shim), own);
         setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
                 "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
                         + "); options: " + String.join(" ", cmd.options())));
-        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name, drop);
+        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name, drop,
+                view.orElse(List.of()));
     }
 
     /**
@@ -126,7 +148,6 @@ final class Launches {
     private SandlockCommand.Shim shim(ExecutionSpec spec, List<EvidenceRecord> setup, Optional<AuthorityDrop> drop)
             throws LaunchException {
         ProgramFilter.Concerns concerns = new ProgramFilter.Concerns(
-                spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_WRITE),
                 spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_READ));
         Optional<byte[]> program = ProgramFilter.build(ProgramFilter.hostArch(), concerns);
         Optional<Path> shim = guard.get();
@@ -142,10 +163,6 @@ final class Launches {
                 + " capabilities NOT dropped (the least_authority probe did not see the drop work here);")
                 + " the program runs"
                 + " under aasm's seccomp filter (" + program.get().length / 8 + " instructions): " + filter));
-        if (concerns.metadata()) {
-            setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(CapabilityDomain.FILESYSTEM_WRITE),
-                    ClaimTerm.PLANNED, ProgramFilter.describe(concerns).get(1)));
-        }
         if (concerns.watching()) {
             setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(CapabilityDomain.FILESYSTEM_READ),
                     ClaimTerm.PLANNED, "inotify_add_watch fails with EPERM: Landlock does not check watches"));

@@ -84,7 +84,7 @@ public final class SandlockBackend implements IsolationBackend {
                 settings.terminateGraceMillis(), AuthorityDrop.forThisProcess(settings.procRoot()));
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
         runs.reclaim();
-        this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState());
+        this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState(), runs::stateRoot);
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
@@ -174,7 +174,7 @@ public final class SandlockBackend implements IsolationBackend {
         SandlockRun run;
         try {
             run = runs.start(p.command().argv(), p.sandboxName(), spec.environment(),
-                    Path.of(spec.workingDirectory()), p.stdio(), deadline, p.drop().isPresent());
+                    Path.of(spec.workingDirectory()), p.stdio(), deadline, p.drop().isPresent(), p.guardOptions());
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
                     + p.sandlock().executable() + " under its guard: " + e.getMessage(), e);

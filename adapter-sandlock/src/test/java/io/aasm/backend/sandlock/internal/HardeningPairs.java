@@ -2,6 +2,7 @@ package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
+import io.aasm.backend.sandlock.internal.harden.ReadOnlyView;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
 import io.aasm.backend.sandlock.internal.lower.OwnPaths;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
@@ -32,10 +33,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One launch run two ways through the real sandlock and the real guard: as the backend launches it
- * (prepare, spawn: the guard drops every capability, the program runs under aasm's filter) and as its
- * control, the very same sandlock command line started by the same guard with one of those two
- * additions left out. Without a sandlock executable the calling test is "environment cannot host this
- * check".
+ * (prepare, spawn: the guard drops every capability, makes a read-only view when writes are stated, and
+ * the program runs under aasm's filter) and as its control, the very same sandlock command line started
+ * by the same guard with one of those additions left out. Without a sandlock executable the calling test
+ * is "environment cannot host this check".
  */
 final class HardeningPairs implements AutoCloseable {
     final SandlockBackend backend;
@@ -78,16 +79,22 @@ final class HardeningPairs implements AutoCloseable {
 
     /**
      * The control: the same sandlock command a launch of {@code reqs} gets, started by the guard, with the
-     * capability drop ({@code drop}) and aasm's filter ({@code filter}) each in or out. Returns the output.
+     * capability drop ({@code drop}), aasm's filter ({@code filter}) and the read-only view ({@code view},
+     * where writes are stated) each in or out. Returns the output.
      */
-    String control(List<ControlRequirement> reqs, String script, boolean drop, boolean filter) throws Exception {
+    String control(List<ControlRequirement> reqs, String script, boolean drop, boolean filter, boolean view)
+            throws Exception {
         ExecutionSpec spec = Fixtures.spec("/bin/sh", List.of("-c", script), reqs, Map.of());
         List<DomainLowering.Flags> lowered = new ArrayList<>();
         reqs.forEach(r -> lowered.add((DomainLowering.Flags) lowerer.lower(r)));
+        List<String> writes = lowered.stream().flatMap(f -> f.flags().stream()).filter(x -> x.startsWith("--fs-write="))
+                .map(x -> x.substring(11)).toList();
+        List<String> guardOptions = view ? ReadOnlyView.options(reqs.stream().anyMatch(r -> r.domain()
+                == CapabilityDomain.FILESYSTEM_WRITE), writes, runs.stateRoot(), Optional.of(runs.authority()))
+                .orElse(List.of()) : List.of();
         Optional<SandlockCommand.Shim> shim = Optional.empty();
         if (filter) {
             ProgramFilter.Concerns c = new ProgramFilter.Concerns(
-                    reqs.stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_WRITE),
                     reqs.stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_READ));
             shim = Optional.of(new SandlockCommand.Shim(runs.actor().orElseThrow(), ProgramFilter.hex(ProgramFilter
                     .build(ProgramFilter.hostArch(), c).orElseThrow())));
@@ -96,7 +103,7 @@ final class HardeningPairs implements AutoCloseable {
         SandlockCommand.Built b = SandlockCommand.build(sandlock, spec, lowered, name, shim, OwnPaths.none());
         Path out = dir.resolve("control-" + UUID.randomUUID());
         SandlockRun r = runs.start(b.argv(), name, Map.of(), Path.of("/"), Runs.Stdio.toFile(out),
-                OptionalLong.of(30_000), drop);
+                OptionalLong.of(30_000), drop, guardOptions);
         r.waitFor();
         return Files.readString(out);
     }

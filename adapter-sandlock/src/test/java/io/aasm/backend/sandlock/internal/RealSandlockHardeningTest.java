@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What aasm's guard adds around sandlock, each through the real sandlock with a grandchild acting and
  * the effect checked: the launch (backend prepare/spawn) has no effect, and the control — the same
- * sandlock command line started by the same guard without the capability drop, or without aasm's
- * program filter — has it. Sandlock 0.8.6 alone lets each of these through (the controls show it).
+ * sandlock command line started by the same guard without the capability drop, without aasm's program
+ * filter, or without the read-only view — has it. Sandlock 0.8.6 alone lets each of these through (the
+ * controls show it).
  */
 class RealSandlockHardeningTest {
     @TempDir
@@ -87,7 +88,7 @@ class RealSandlockHardeningTest {
         Execution e = pairs.launch(reqs, twice(grep + " > " + out.resolve("status")));
         String held = Files.readString(out.resolve("status"));
         assertTrue(clean(held), "the program's own status: " + held);
-        String control = pairs.control(reqs, twice(grep), false, true);
+        String control = pairs.control(reqs, twice(grep), false, true, true);
         assertFalse(clean(control), "control (no drop) must hold a capability: " + control);
         assertTrue(e.evidence().records().stream().anyMatch(r -> r.detail().startsWith("sandlock's own /proc status")
                 && r.detail().contains("CapBnd=0000000000000000") && r.detail().contains("hold no more")),
@@ -106,7 +107,7 @@ class RealSandlockHardeningTest {
         String mknod = "mknod " + w.resolve("node") + " c 1 3";
         pairs.launch(reqs, twice(mknod));
         assertFalse(Files.exists(w.resolve("node")), "a device node was made under the launch");
-        pairs.control(reqs, twice(mknod), false, true);
+        pairs.control(reqs, twice(mknod), false, true, true);
         assertTrue(Files.exists(w.resolve("node")), "control (no drop): root makes the node");
     }
 
@@ -119,7 +120,7 @@ class RealSandlockHardeningTest {
         String act = twice(actor + " clone3-userns " + out.resolve("ns"));
         pairs.launch(reqs, act);
         assertFalse(Files.exists(out.resolve("ns")), "a child ran in a new user namespace");
-        pairs.control(reqs, act, true, false);
+        pairs.control(reqs, act, true, false, true);
         assertTrue(Files.readString(out.resolve("ns")).startsWith("child userns user:["), "control (no filter)");
     }
 
@@ -135,7 +136,7 @@ class RealSandlockHardeningTest {
         String act = twice(actor + " lsm-list " + out.resolve("ran"));
         pairs.launch(reqs, act);
         assertFalse(Files.exists(out.resolve("ran")), "syscall 461 ran under the launch");
-        pairs.control(reqs, act, true, false);
+        pairs.control(reqs, act, true, false, true);
         assertTrue(Files.exists(out.resolve("ran")), "control (no filter): sandlock lets 461 run");
     }
 
@@ -153,10 +154,13 @@ class RealSandlockHardeningTest {
         String before = MetadataOf.of(f);
         pairs.launch(reqs, act);
         assertEquals(before, MetadataOf.of(f), "metadata changed under the launch");
-        pairs.control(reqs, act, true, false);
+        pairs.control(reqs, act, true, true, false);
         String after = MetadataOf.of(f);
         assertTrue(after.startsWith("rw-rw-rw- ") && after.contains("mtime=2001-09-09") && after.endsWith("xattr=x"),
-                "control (no filter): sandlock lets mode, times and xattrs change: " + after);
+                "control (no read-only view): sandlock lets mode, times and xattrs change: " + after);
+        // inside the write grant metadata changes as it should (the view keeps the grants writable)
+        pairs.launch(reqs, twice("touch " + w.resolve("new") + " && chmod 0600 " + w.resolve("new")));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(w.resolve("new"))));
     }
 
     @Test
@@ -173,7 +177,7 @@ class RealSandlockHardeningTest {
                 "the watch saw a name outside the read grants");
         Files.deleteIfExists(out.resolve("seen"));
         maker = makeWhenArmed(out.resolve("seen"), watched.resolve("made-2"));
-        pairs.control(reqs, act, true, false);
+        pairs.control(reqs, act, true, false, true);
         maker.join(10_000);
         assertTrue(Files.readString(out.resolve("seen")).contains("made-2"), "control (no filter): the watch sees it");
     }

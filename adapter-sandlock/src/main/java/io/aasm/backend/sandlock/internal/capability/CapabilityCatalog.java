@@ -32,10 +32,10 @@ public final class CapabilityCatalog {
     static final String WATCH = "inotify_add_watch fails with EPERM in every launch stating reads (aasm's program"
             + " filter): Landlock does not check watches, so watching is refused, inside the read grants too, rather"
             + " than left to report names and events of folders outside them; fanotify_init fails in every launch";
-    static final String METADATA = "metadata changes (chmod, chown, utime/utimensat, extended attributes, inode"
-            + " flags) fail with EPERM in every launch stating writes, inside the write grants too (aasm's program"
-            + " filter): Landlock cannot confine them to the grants; touch of an existing file, chmod, cp -p and"
-            + " tar's mode and time restore fail";
+    static final String METADATA = "Landlock has no right for metadata: in every launch stating writes, aasm's"
+            + " guard runs sandlock in a mount namespace of its own where every mount is read-only but the write"
+            + " grants, so a metadata change (mode, owner, times, extended attributes) outside them fails with EROFS;"
+            + " an unprivileged caller needs the user namespace of the capability drop for it";
     static final String BASELINE = "aasm's program filter, in every launch: calls numbered "
             + io.aasm.backend.sandlock.internal.harden.ProgramFilter.FIRST_UNREVIEWED + " and above (added after"
             + " Linux 6.7, and the x32 ABI) and clone3 fail with ENOSYS; clone with a namespace flag, ioctl"
@@ -65,7 +65,7 @@ public final class CapabilityCatalog {
                         AFTER_EXIT)));
         r.put(CapabilityDomain.FILESYSTEM_WRITE, enforced(CapabilityDomain.FILESYSTEM_WRITE, probes,
                 List.of(ProbeResults.FS_WRITE, ProbeResults.METADATA), "sandlock 0.8.6 --fs-write (Landlock) + aasm's"
-                        + " program filter (metadata)", List.of(
+                        + " read-only view (metadata)", List.of(
                         METADATA,
                         "a write grant that covers or lies inside aasm's own install, cache, runtime files or JDK is"
                                 + " refused (Landlock cannot keep a path beneath a grant read-only); so is a write grant"

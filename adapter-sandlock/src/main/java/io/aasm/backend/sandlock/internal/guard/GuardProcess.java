@@ -32,13 +32,15 @@ import java.util.concurrent.ExecutionException;
 public final class GuardProcess implements AutoCloseable {
     /**
      * What to start: sandlock's argv (absolute executable first) and the guard's surroundings;
-     * {@code authority}, when present, is how the guard empties every capability set before sandlock runs.
+     * {@code authority}, when present, is how the guard empties every capability set before sandlock runs;
+     * {@code options} are further guard options (a read-only view: {@code view:read-only}, {@code rw:<path>}).
      */
     public record Start(Path guard, Optional<Path> cgroup, Optional<Path> stateDir, Optional<AuthorityDrop> authority,
-                        List<String> sandlockArgv, Map<String, String> environment,
+                        List<String> options, List<String> sandlockArgv, Map<String, String> environment,
                         Path workingDirectory, ProcessBuilder.Redirect stdin, ProcessBuilder.Redirect stdout,
                         ProcessBuilder.Redirect stderr) {
         public Start {
+            options = List.copyOf(options);
             sandlockArgv = List.copyOf(sandlockArgv);
             environment = Map.copyOf(environment);
         }
@@ -67,6 +69,7 @@ public final class GuardProcess implements AutoCloseable {
             s.cgroup().ifPresent(c -> cmd.add("cgroup:" + c));
             s.stateDir().ifPresent(d -> cmd.add("state:" + d));
             s.authority().ifPresent(a -> cmd.add(a.option()));
+            cmd.addAll(s.options());
             cmd.add("--");
             cmd.addAll(s.sandlockArgv());
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(s.workingDirectory().toFile())

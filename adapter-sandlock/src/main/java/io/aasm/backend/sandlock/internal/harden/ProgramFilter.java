@@ -17,9 +17,6 @@ import java.util.Optional;
  * back to {@code clone}); {@code clone} with a namespace flag, {@code ioctl} TIOCSTI/TIOCLINUX (keystrokes
  * into a terminal) and {@code fanotify_init} (watching a filesystem) fail with EPERM; another architecture's
  * calls kill the process;</li>
- * <li>with filesystem writes stated: every metadata change (mode, owner, times, extended attributes, inode
- * flags) fails with EPERM, everywhere: Landlock cannot confine them to the write grants, and sandlock's
- * supervisor does not mediate them;</li>
  * <li>with filesystem reads stated: {@code inotify_add_watch} fails with EPERM: Landlock does not check
  * watches, which would report names and events of folders outside the read grants.</li>
  * </ul>
@@ -31,8 +28,6 @@ public final class ProgramFilter {
             | 0x20000000 | 0x40000000;
     static final int TIOCSTI = 0x5412;
     static final int TIOCLINUX = 0x541C;
-    /** FS_IOC_SETFLAGS (long and int argument forms) and FS_IOC_FSSETXATTR: inode flags and project ids. */
-    static final int[] INODE_FLAG_IOCTLS = {0x40086602, 0x40046602, 0x401c5820};
 
     static final int RET_KILL_PROCESS = 0x80000000;
     static final int RET_ALLOW = 0x7fff0000;
@@ -41,21 +36,15 @@ public final class ProgramFilter {
     static final int ENOSYS = 38;
 
     /** What the filter covers beyond its fixed part, from what the policy states. */
-    public record Concerns(boolean metadata, boolean watching) {
+    public record Concerns(boolean watching) {
     }
 
     /** The syscall numbers the filter names, per architecture. */
-    record Numbers(int auditArch, int ioctl, int cloneNr, int clone3, int fanotifyInit, int inotifyAddWatch,
-                   int[] metadata) {
+    record Numbers(int auditArch, int ioctl, int cloneNr, int clone3, int fanotifyInit, int inotifyAddWatch) {
         static Optional<Numbers> of(String arch) {
             return switch (arch) {
-                // chmod fchmod fchmodat fchmodat2 chown fchown lchown fchownat utime utimes futimesat utimensat
-                // setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr
-                case "x86_64" -> Optional.of(new Numbers(0xC000003E, 16, 56, 435, 300, 254, new int[] {90, 91, 268,
-                        452, 92, 93, 94, 260, 132, 235, 261, 280, 188, 189, 190, 197, 198, 199}));
-                // fchmod fchmodat fchmodat2 fchownat fchown utimensat, then the xattr calls
-                case "aarch64" -> Optional.of(new Numbers(0xC00000B7, 29, 220, 435, 262, 27, new int[] {52, 53, 452,
-                        54, 55, 88, 5, 6, 7, 14, 15, 16}));
+                case "x86_64" -> Optional.of(new Numbers(0xC000003E, 16, 56, 435, 300, 254));
+                case "aarch64" -> Optional.of(new Numbers(0xC00000B7, 29, 220, 435, 262, 27));
                 default -> Optional.empty();
             };
         }
@@ -88,11 +77,6 @@ public final class ProgramFilter {
         if (c.watching()) {
             a.jeq(n.inotifyAddWatch(), "eperm", null);
         }
-        if (c.metadata()) {
-            for (int nr : n.metadata()) {
-                a.jeq(nr, "eperm", null);
-            }
-        }
         a.ret(RET_ALLOW);
         a.label("clone");
         a.ld(Bpf.OFF_ARG0); // clone(flags, ...): every namespace flag is in the low 32 bits
@@ -102,11 +86,6 @@ public final class ProgramFilter {
         a.ld(Bpf.OFF_ARG1); // the command is an unsigned int: the kernel looks at the low 32 bits only
         a.jeq(TIOCSTI, "eperm", null);
         a.jeq(TIOCLINUX, "eperm", null);
-        if (c.metadata()) {
-            for (int cmd : INODE_FLAG_IOCTLS) {
-                a.jeq(cmd, "eperm", null);
-            }
-        }
         a.ret(RET_ALLOW);
         a.label("eperm");
         a.ret(RET_ERRNO | EPERM);
@@ -127,10 +106,6 @@ public final class ProgramFilter {
         List<String> out = new ArrayList<>(List.of("calls numbered " + FIRST_UNREVIEWED + " and above (kernels after"
                 + " 6.7, x32) and clone3 fail with ENOSYS; clone with a namespace flag, ioctl TIOCSTI/TIOCLINUX and"
                 + " fanotify_init fail with EPERM"));
-        if (c.metadata()) {
-            out.add("metadata changes (chmod, chown, utimes, extended attributes, inode flags) fail with EPERM"
-                    + " everywhere, inside the write grants too");
-        }
         if (c.watching()) {
             out.add("inotify_add_watch fails with EPERM");
         }

@@ -1,6 +1,7 @@
 package io.aasm.backend.sandlock.internal.probe;
 
-import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
+import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
+import io.aasm.backend.sandlock.internal.harden.ReadOnlyView;
 import io.aasm.ports.capability.PrerequisiteStatus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,8 +15,8 @@ import java.util.Optional;
  * What the guard adds around sandlock, observed through the real sandlock with a grandchild acting:
  * {@code least_authority} — the program's own status shows every capability set empty and no_new_privs
  * when the guard drops them, and a non-empty set when it does not (the control); {@code metadata_seal}
- * — a chmod inside a write grant changes the file's mode without aasm's program filter (the control) and
- * leaves it unchanged under the filter a launch stating writes gets.
+ * — a chmod of a read-only granted file changes its mode without the guard's read-only view (the
+ * control) and leaves it unchanged in the view a launch stating writes gets.
  */
 final class HardeningProbe {
     private static final String STATUS = "echo started; sh -c \"grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):'"
@@ -59,27 +60,31 @@ final class HardeningProbe {
         return nnp && sets == 5;
     }
 
+    /** A chmod of a read-only granted file: changed without the guard's read-only view, unchanged with it. */
     static PrerequisiteStatus metadata(ProbeRunner runner, Path work) throws IOException {
-        Path dir = Files.createDirectories(work.resolve("m"));
-        Path file = dir.resolve("f");
+        Path ro = Files.createDirectories(work.resolve("m-ro"));
+        Path rw = Files.createDirectories(work.resolve("m-rw"));
+        Path file = ro.resolve("f");
         String script = "echo started; sh -c 'chmod 0600 " + file + " && echo chmod-ran'; true";
-        List<String> grant = List.of("--fs-write=" + dir);
+        List<String> grants = List.of("--fs-read=" + ro, "--fs-write=" + rw);
         reset(file);
-        String control = runner.run(grant, script, Map.of(), work, true, Optional.empty());
+        String control = runner.run(grants, script, Map.of(), work, true, Optional.empty());
         if (mode(file).equals("rw-r--r--")) {
-            return ProbeRunner.inconclusive("--fs-write without aasm's filter", control);
+            return ProbeRunner.inconclusive("a read grant without the read-only view", control);
         }
         reset(file);
-        ProgramFilter.Concerns writes = new ProgramFilter.Concerns(true, false);
-        String denied = runner.run(grant, script, Map.of(), work, true, Optional.of(writes));
+        List<String> view = ReadOnlyView.options(true, List.of(rw.toString()), runner.stateRoot(),
+                Optional.of(AuthorityDrop.DROP)).orElseThrow();
+        String denied = runner.run(grants, script, Map.of(), work, true, Optional.empty(), view);
         if (!denied.contains("started")) {
-            return new PrerequisiteStatus.Unchecked("the run under aasm's filter did not start; output: "
+            return new PrerequisiteStatus.Unchecked("the run in the read-only view did not start; output: "
                     + ProbeRunner.clip(denied));
         }
         return mode(file).equals("rw-r--r--")
-                ? new PrerequisiteStatus.Satisfied("a grandchild changed a file's mode inside a write grant without"
-                        + " aasm's filter and left it unchanged under it")
-                : new PrerequisiteStatus.Unsatisfied("a grandchild changed a file's mode under aasm's filter");
+                ? new PrerequisiteStatus.Satisfied("a grandchild changed a read-only granted file's mode without the"
+                        + " guard's read-only view and left it unchanged in it")
+                : new PrerequisiteStatus.Unsatisfied("a grandchild changed a read-only granted file's mode in the"
+                        + " guard's read-only view");
     }
 
     private static void reset(Path file) throws IOException {

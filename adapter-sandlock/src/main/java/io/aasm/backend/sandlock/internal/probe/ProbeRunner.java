@@ -89,6 +89,12 @@ public final class ProbeRunner {
      */
     String run(List<String> extra, String script, Map<String, String> env, Path work, boolean dropAuthority,
                Optional<ProgramFilter.Concerns> filter) throws IOException {
+        return run(extra, script, env, work, dropAuthority, filter, List.of());
+    }
+
+    /** As above, with further options for the guard (a read-only view's). */
+    String run(List<String> extra, String script, Map<String, String> env, Path work, boolean dropAuthority,
+               Optional<ProgramFilter.Concerns> filter, List<String> guardOptions) throws IOException {
         List<String> shim = new ArrayList<>();
         List<String> argv = new ArrayList<>(List.of(sandlock.toString(), "run"));
         SYSTEM.stream().filter(p -> Files.isDirectory(Path.of(p))).forEach(p -> argv.add("--fs-read=" + p));
@@ -111,19 +117,24 @@ public final class ProbeRunner {
         argv.add("--");
         argv.addAll(shim);
         argv.addAll(script.startsWith("/") ? List.of(script) : List.of("/bin/sh", "-c", script));
-        return runAndRead(argv, name, env, work, dropAuthority);
+        return runAndRead(argv, name, env, work, dropAuthority, guardOptions);
+    }
+
+    /** Sandlock's per-user state folder, which a read-only view keeps writable. */
+    Path stateRoot() {
+        return runs.stateRoot();
     }
 
     /** Output of {@code /bin/sh -c script} run by the guard alone, without sandlock: a control's baseline. */
     String runWithoutSandlock(String script, Path work) throws IOException {
-        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work, true);
+        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work, true, List.of());
     }
 
     private String runAndRead(List<String> argv, Optional<String> name, Map<String, String> env, Path work,
-                              boolean dropAuthority) throws IOException {
+                              boolean dropAuthority, List<String> guardOptions) throws IOException {
         Path out = work.resolve("out-" + UUID.randomUUID());
         SandlockRun r = runs.start(argv, name, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000),
-                dropAuthority);
+                dropAuthority, guardOptions);
         try {
             r.waitFor();
         } catch (InterruptedException e) {

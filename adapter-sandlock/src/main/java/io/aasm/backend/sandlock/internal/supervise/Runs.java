@@ -98,6 +98,11 @@ public final class Runs {
         return guard.isPresent() ? Optional.empty() : Optional.of(guardMissing);
     }
 
+    /** Sandlock's per-user state folder (created if missing), which a read-only view keeps writable. */
+    public Path stateRoot() {
+        return places.state().ensureRoot();
+    }
+
     public Cgroups cgroups() {
         return places.cgroups();
     }
@@ -115,6 +120,13 @@ public final class Runs {
     /** As above; {@code dropAuthority} false only for a probe's control, which shows what the drop removes. */
     public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
                              Stdio stdio, OptionalLong deadlineMillis, boolean dropAuthority) throws IOException {
+        return start(argv, sandboxName, env, cwd, stdio, deadlineMillis, dropAuthority, List.of());
+    }
+
+    /** As above; {@code guardOptions}: further options for the guard, such as a read-only view's. */
+    public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
+                             Stdio stdio, OptionalLong deadlineMillis, boolean dropAuthority, List<String> guardOptions)
+            throws IOException {
         if (guard.isEmpty()) {
             throw new IOException(guardMissing);
         }
@@ -125,7 +137,7 @@ public final class Runs {
         Optional<Path> group = id.flatMap(places.cgroups()::create);
         Optional<Path> state = sandboxName.map(places.state()::dirOf);
         return SandlockRun.start(new GuardProcess.Start(binary, group, state,
-                dropAuthority ? Optional.of(authority) : Optional.empty(), argv, env, cwd, stdio.in(), stdio.out(),
-                stdio.err()), deadlineMillis, timers, graceMillis);
+                dropAuthority ? Optional.of(authority) : Optional.empty(), guardOptions, argv, env, cwd, stdio.in(),
+                stdio.out(), stdio.err()), deadlineMillis, timers, graceMillis);
     }
 }
