@@ -50,6 +50,8 @@ final class DistributionRequests {
             "print('frame ' + k + ' ' + (str(v) if k == 'X' else readn(v).decode()), flush=True)",
             "");
 
+    private static final String READS = "allow: [/usr, /bin, /lib, /lib64, /etc]";
+    private static final String WRITES = "allow: [/tmp]";
 
     /** What a scenario needs before it can start its kernel, or why it cannot be hosted. */
     private static Optional<Staging.CannotHost> prerequisites(Bench b, boolean ownClient) {
@@ -63,32 +65,20 @@ final class DistributionRequests {
         return Optional.empty();
     }
 
-    /**
-     * The shipped default policy, plus reads of {@code reads}, writes of {@code writes} and {@code more}; empty
-     * when it no longer has a flow-style {@code allow: [...]} list under {@code filesystem.read} and
-     * {@code filesystem.write} to extend.
-     */
+    /** The shipped default policy, plus reads of {@code reads}, writes of {@code writes} and {@code more}. */
     static Optional<String> defaultPolicy(Path home, String reads, String writes, String more) throws IOException {
         String p = Files.readString(home.resolve("conf/default-policy.yaml"));
-        Optional<String> withReads = extend(p, "read", reads);
-        Optional<String> both = withReads.flatMap(q -> extend(q, "write", writes));
-        return both.map(q -> q + more + "resources: {wall_clock_seconds: 60}\n");
-    }
-
-    /** The first {@code allow: [...]} of the section {@code  <section>:} (comments between allowed), extended. */
-    static Optional<String> extend(String policy, String section, String extra) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^  " + section + ":\\n(?:[ \\t]*#.*\\n)*"
-                + "[ \\t]+allow: \\[([^\\]\\n]*)\\]").matcher(policy);
-        if (!m.find()) {
+        if (!p.contains(READS) || !p.contains(WRITES)) {
             return Optional.empty();
         }
-        String list = extra.isEmpty() ? m.group(1) : m.group(1).isBlank() ? extra : m.group(1) + ", " + extra;
-        return Optional.of(policy.substring(0, m.start(1)) + list + policy.substring(m.end(1)));
+        return Optional.of(p.replace(READS, READS.replace("]", ", " + reads + "]"))
+                .replace(WRITES, writes.isEmpty() ? WRITES : WRITES.replace("]", ", " + writes + "]"))
+                + more + "resources: {wall_clock_seconds: 60}\n");
     }
 
     private static Staging.CannotHost changed() {
-        return new Staging.CannotHost("the shipped default policy no longer states filesystem.read and"
-                + " filesystem.write as flow-style allow lists; update this scenario");
+        return new Staging.CannotHost("the shipped default policy no longer reads " + READS + " / writes " + WRITES
+                + "; update this scenario");
     }
 
     static Scenario socketDefaultPolicy() {
