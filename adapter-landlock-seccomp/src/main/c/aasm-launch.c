@@ -37,6 +37,8 @@
 #include <linux/seccomp.h>
 
 #include "authority.h"
+#include "canary.h"
+#include "decisions.h"
 #include "plan.h"
 #include "pty.h"
 #include "relay.h"
@@ -384,8 +386,44 @@ static void seal_descriptors(void) {
     if (failures) refuse("fd_seal", "%d inherited descriptors could not be sealed", failures);
 }
 
+/* The decisions handshake (see decisions.c): child -> init "fd number", init -> child 'y'/'n', then 'g'. */
+static int dec_c2i[2] = {-1, -1}, dec_i2c[2] = {-1, -1};
+
+/* Program child: agrees with init whether the program's filter answers denials through a listener. Returns
+ * the descriptor number the listener will get, or -1 (the filter then answers EPERM itself, unrecorded). */
+static int offer_listener(void) {
+    if (!P.has_decisions || dec_c2i[1] < 0) return -1;
+    int next = fcntl(report_fd, F_DUPFD_CLOEXEC, 3); /* the lowest free number: what seccomp(2) will return */
+    if (next < 0) return -1;
+    close(next);
+    char msg[16], ok = 'n';
+    int n = snprintf(msg, sizeof msg, "%d\n", next);
+    if (write(dec_c2i[1], msg, (size_t)n) != n || read(dec_i2c[0], &ok, 1) != 1 || ok != 'y') return -1;
+    decisions_patch(&P.filters[P.decision_filter]);
+    P.filters[P.decision_filter].flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+    return next;
+}
+
 static char pty_slave[64];
 static int pty_master = -1, pty_slave_fd = -1;
+
+/* Everything is installed but the filters (which the canary child adds itself): test it, before execve.
+ * A kind that was not denied refuses the launch, so the program never runs inside a boundary that failed. */
+static void test_boundary(void) {
+    int ran;
+    uint32_t denied = canary_run(&P.canary, P.filters, P.nfilters, getppid(), &ran);
+    if (!ran) {
+        line(report_fd, "canary-unavailable:the canary child could not run");
+        return;
+    }
+    line(report_fd, "canary:%u:%u", P.canary.kinds, denied);
+    uint32_t open_kinds = P.canary.kinds & ~denied;
+    if (open_kinds) {
+        char names[128];
+        canary_names(open_kinds, names, sizeof names);
+        refuse("canary_not_denied", "%s: the boundary let the canary through", names);
+    }
+}
 
 static void program_child(int authority_w) {
     (void)authority_w; /* close-on-exec: its end of file tells init that execve happened */
@@ -413,15 +451,25 @@ static void program_child(int authority_w) {
         close(ruleset_fd);
     }
     if (P.drop_caps) drop_capabilities();
+    if (P.canary.kinds) test_boundary();
     /* Reported before seccomp, so the filter never has to allow this write. */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     line(report_fd, "preexec:%ld:%ld", ns_between(&t_start, &now), ns_between(&t_plan, &now));
+    int listener = offer_listener();
     for (size_t i = 0; i < P.nfilters; i++) {
         struct sock_fprog prog = {P.filters[i].len, P.filters[i].insns};
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, P.filters[i].flags, &prog) < 0)
+        long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, P.filters[i].flags, &prog);
+        if (r < 0)
             refuse("seccomp", "filter %zu: %u instructions, flags 0x%x: %s", i + 1, P.filters[i].len,
                    P.filters[i].flags, strerror(errno));
+        /* Init takes the listener by this number; any other would leave denials unanswered. Nothing can be
+         * written from here on without the filter's leave, so only the exit status says so (121: refused). */
+        if (listener >= 0 && (P.filters[i].flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) && r != listener) _exit(121);
+    }
+    if (listener >= 0) {
+        char go;
+        if (read(dec_i2c[0], &go, 1) < 0) { /* init has taken the listener, or given up: exec either way */ }
     }
     execve(P.program, P.argv, P.envp);
     int err = errno;
@@ -490,6 +538,33 @@ static void report_authority(int report_w, pid_t child) {
     else line(report_w, "authority-unavailable:%s", proc_fd < 0 ? "no procfs" : strerror(errno));
 }
 
+/* Init's side of the decisions handshake: the child offered the listener's number; take it if init may. */
+static int take_listener(int offer_r, pid_t child, int report_w, int *decided) {
+    char msg[16] = {0};
+    ssize_t n = read(offer_r, msg, sizeof msg - 1);
+    if (n <= 0) return -1; /* the child went away before offering (a refusal, say) */
+    int pidfd = decisions_open(child);
+    char answer = pidfd >= 0 ? 'y' : 'n';
+    if (write(dec_i2c[1], &answer, 1) != 1 || pidfd < 0) {
+        if (pidfd >= 0) close(pidfd);
+        line(report_w, "decisions-unavailable:%s", pidfd < 0 ? "init may not take descriptors from the program"
+                                                             : "the program child went away");
+        close(dec_i2c[1]);
+        return -1;
+    }
+    int fd = decisions_take(pidfd, atoi(msg));
+    close(pidfd);
+    char go = 'g';
+    if (write(dec_i2c[1], &go, 1) < 0) { /* the child is gone: nothing to record */ }
+    close(dec_i2c[1]);
+    if (fd < 0) {
+        line(report_w, "decisions-unavailable:the listener could not be taken (%s)", strerror(errno));
+        return -1;
+    }
+    *decided = 1;
+    return fd;
+}
+
 static void init_main(int exec_w, int report_w, int lifeline_r) {
     if (pty_master >= 0) { close(pty_master); close(pty_slave_fd); } /* the relay is the launcher's */
     if (P.ns & NS_PID) {
@@ -505,24 +580,43 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     join_cgroups();                            /* step 4: only once nothing can refuse any more */
     int ap[2];
     if (pipe2(ap, O_CLOEXEC) < 0) refuse("internal", "pipe: %s", strerror(errno));
+    if (P.has_decisions && (pipe2(dec_c2i, O_CLOEXEC) < 0 || pipe2(dec_i2c, O_CLOEXEC) < 0))
+        refuse("internal", "pipe: %s", strerror(errno));
     pid_t child = fork_program();
     if (child < 0) refuse("fork", "program child: %s", strerror(errno));
     if (child == 0) {
         close(ap[0]);
         close(report_w);
         close(lifeline_r);
+        if (P.has_decisions) { close(dec_c2i[0]); close(dec_i2c[1]); }
         program_child(ap[1]);
     }
     close(ap[1]);
+    int offer_r = -1, listener = -1, decided = 0;
+    if (P.has_decisions) { close(dec_c2i[1]); close(dec_i2c[0]); offer_r = dec_c2i[0]; }
     close(exec_w);
     if (ruleset_fd >= 0) close(ruleset_fd);
 
     int sfd = signalfd_for(1, 0);
     int status = 0, done = 0, authority_r = ap[0];
     while (!done) {
-        struct pollfd pf[3 + 2 * PLAN_MAX_RELAY_PORTS] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0}, {authority_r, POLLIN, 0}};
-        for (size_t i = 0; i < nrelay_fds; i++) pf[3 + i] = (struct pollfd){relay_fds[i], POLLIN, 0};
-        if (poll(pf, (nfds_t)(3 + nrelay_fds), -1) < 0) continue;
+        struct pollfd pf[5 + 2 * PLAN_MAX_RELAY_PORTS] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0},
+                                                          {authority_r, POLLIN, 0}, {offer_r, POLLIN, 0},
+                                                          {listener, POLLIN, 0}};
+        for (size_t i = 0; i < nrelay_fds; i++) pf[5 + i] = (struct pollfd){relay_fds[i], POLLIN, 0};
+        if (poll(pf, (nfds_t)(5 + nrelay_fds), -1) < 0) continue;
+        /* Denials first: the program is blocked in its call until it is answered. */
+        if (pf[4].revents & POLLIN) {
+            if (decisions_serve(listener) < 0) { close(listener); listener = -1; }
+        } else if (pf[4].revents) {
+            close(listener); /* POLLHUP: nothing uses the filter any more */
+            listener = -1;
+        }
+        if (pf[3].revents) {
+            listener = take_listener(offer_r, child, report_w, &decided);
+            close(offer_r);
+            offer_r = -1;
+        }
         /* Before any reaping: the program (even a zombie) still shows what it held after execve. */
         if (pf[2].revents) {
             report_authority(report_w, child);
@@ -530,7 +624,7 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             authority_r = -1;
         }
         for (size_t i = 0; i < nrelay_fds; i++)
-            if (pf[3 + i].revents) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
+            if (pf[5 + i].revents) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
         if (pf[1].revents) {
             char c;
             if (read(lifeline_r, &c, 1) <= 0) { kill_tree_and_reap(); _exit(EXIT_LIFELINE); }
@@ -558,7 +652,14 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     }
     /* Connections made just before the program ended still reach the relay. */
     for (size_t i = 0; i < nrelay_fds; i++) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
+    /* Whatever else of the tree is still blocked in a denied call is answered, then killed with the rest. */
+    while (listener >= 0) {
+        struct pollfd lp = {listener, POLLIN, 0};
+        if (poll(&lp, 1, 0) <= 0 || !(lp.revents & POLLIN) || decisions_serve(listener) < 0) break;
+    }
     kill_tree_and_reap();
+    if (listener >= 0) close(listener);
+    if (decided) decisions_report(report_w);
     if (WIFSIGNALED(status)) line(report_w, "exit:signal:%d", WTERMSIG(status));
     else line(report_w, "exit:code:%d", WEXITSTATUS(status));
     _exit(0);
@@ -606,7 +707,8 @@ static void on_exec_line(char *l) {
 }
 
 static void on_report_line(char *l) {
-    if (strncmp(l, "authority", 9) == 0) line(status_fd, "%s", l); /* as soon as init has read it */
+    /* Passed on as soon as init has them; the exit (or error) line is the launcher's own last word. */
+    if (strncmp(l, "authority", 9) == 0 || strncmp(l, "decision", 8) == 0) line(status_fd, "%s", l);
     else snprintf(final_line, sizeof final_line, "%s", l);
 }
 

@@ -214,6 +214,30 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         p->program_pid = u32(v);
         if (p->program_pid < 2 || p->program_pid > 4194303) refuse("malformed_record", "PROGRAM_PID %u", p->program_pid);
         break;
+    case 0x54: {
+        once(&seen[type], "CANARY");
+        if (len < 16) refuse("malformed_record", "CANARY payload is %u bytes, at least 16 expected", len);
+        struct canary *c = &p->canary;
+        c->kinds = u32(v);
+        c->port = u32(v + 4);
+        c->syscall_nr = u32(v + 8);
+        uint32_t rlen = u32(v + 12);
+        if (rlen > len - 16) refuse("malformed_record", "CANARY read path of %u bytes, %u left", rlen, len - 16);
+        if (c->kinds == 0 || (c->kinds & ~(uint32_t)CANARY_ALL)) refuse("malformed_record", "CANARY kinds 0x%x", c->kinds);
+        if (c->kinds & CANARY_FS_READ) c->read_path = absolute(v + 16, rlen, "CANARY read path");
+        if (c->kinds & CANARY_FS_WRITE) c->write_path = absolute(v + 16 + rlen, len - 16 - rlen, "CANARY write path");
+        if ((c->kinds & CANARY_EGRESS) && (c->port == 0 || c->port > 65535))
+            refuse("malformed_record", "CANARY port %u", c->port);
+        if ((c->kinds & CANARY_SYSCALL) && c->syscall_nr >= 1024)
+            refuse("malformed_record", "CANARY syscall %u", c->syscall_nr);
+        break;
+    }
+    case 0x55:
+        once(&seen[type], "DECISIONS");
+        need(len, 4, "DECISIONS");
+        p->has_decisions = 1;
+        p->decision_filter = u32(v);
+        break;
     case 0x60: {
         need(len, 4, "KEEP_FD");
         uint32_t fd = u32(v);
@@ -254,6 +278,8 @@ static void cross_check(struct plan *p) {
         refuse("inconsistent", "RELAY_TCP_PORT and RELAY_UDP_PORT need LOOPBACK_UP in a network namespace");
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
+    if (p->has_decisions && p->decision_filter >= p->nfilters)
+        refuse("inconsistent", "DECISIONS names filter %u of %zu", p->decision_filter, p->nfilters);
     if (p->has_signals && p->sig_target == SIG_TARGET_ALL && !(p->ns & NS_PID))
         refuse("inconsistent", "forwarding to ALL needs a pid namespace");
     /* NULL-terminate argv/envp for execve. */

@@ -25,6 +25,11 @@ struct llpath { uint64_t allowed; char *path; int fd; };
 struct llport { uint64_t allowed, port; };
 struct filter { uint32_t flags; struct sock_filter *insns; unsigned short len; };
 
+/* CANARY kinds (PROTOCOL.md "Canaries"): one forbidden action per domain the plan prevents. */
+enum { CANARY_FS_READ = 1, CANARY_FS_WRITE = 2, CANARY_EGRESS = 4, CANARY_SYSCALL = 8, CANARY_PROCESS = 16,
+       CANARY_SIGNAL = 32, CANARY_ALL = 63 };
+struct canary { uint32_t kinds, port, syscall_nr; char *read_path, *write_path; };
+
 struct plan {
     char *program;
     char **argv; size_t argc;
@@ -47,6 +52,8 @@ struct plan {
     struct filter filters[PLAN_MAX_SECCOMP]; size_t nfilters;
     int drop_caps;
     uint32_t program_pid;
+    struct canary canary;
+    int has_decisions; uint32_t decision_filter;
     int *keep; size_t nkeep;
     int has_signals; uint32_t sig_target; uint64_t sig_mask;
 };

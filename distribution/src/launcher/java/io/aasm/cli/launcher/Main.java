@@ -91,7 +91,7 @@ public final class Main {
             config.put("felix.fileinstall.tmpdir", temp.sub("fileinstall").toString());
             config.put("aasm.tmp.dir", temp.dir().toString());
             config.put(ProtectedPaths.PROPERTY, ProtectedPaths.of(home, cache, sock.getParent(),
-                    Path.of(System.getProperty("java.home"))));
+                    Path.of(System.getProperty("java.home")), ProtectedPaths.stateDir()));
             @SuppressWarnings({"unchecked", "rawtypes"})
             Map<String, String> raw = (Map) config;
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);

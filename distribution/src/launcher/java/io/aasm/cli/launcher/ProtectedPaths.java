@@ -17,7 +17,8 @@ import java.util.Set;
  *       temporary directories);</li>
  *   <li>the resident kernel's runtime directory (its socket, lock and log: whoever can write there can
  *       put a socket of its own in the kernel's place);</li>
- *   <li>the Java installation running aasm ({@code java.home}), which the next aasm executes.</li>
+ *   <li>the Java installation running aasm ({@code java.home}), which the next aasm executes;</li>
+ *   <li>aasm's state folder (the audit log: a launch that could rewrite it could erase its own record).</li>
  * </ul>
  * The backends read it and refuse a launch whose write grants overlap one of them.
  */
@@ -27,9 +28,9 @@ final class ProtectedPaths {
     private ProtectedPaths() {
     }
 
-    static String of(Path home, Path cacheRoot, Path runtimeDir, Path javaHome) {
+    static String of(Path home, Path cacheRoot, Path runtimeDir, Path javaHome, Path stateDir) {
         Set<String> paths = new LinkedHashSet<>();
-        for (Path p : new Path[] {home, cacheRoot, runtimeDir, javaHome}) {
+        for (Path p : new Path[] {home, cacheRoot, runtimeDir, javaHome, stateDir}) {
             String s = resolved(p).toString();
             if (s.contains(":")) {
                 // the list could not be read back unambiguously; refuse rather than publish a wrong list
@@ -38,6 +39,14 @@ final class ProtectedPaths {
             paths.add(s);
         }
         return String.join(":", paths);
+    }
+
+    /** $XDG_STATE_HOME/aasm, else ~/.local/state/aasm (where the audit log lives). */
+    static Path stateDir() {
+        String xdg = System.getenv("XDG_STATE_HOME");
+        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".local", "state");
+        return base.resolve("aasm");
     }
 
     private static Path resolved(Path p) {

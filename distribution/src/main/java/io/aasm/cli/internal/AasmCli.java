@@ -31,7 +31,8 @@ final class AasmCli {
 
     static CommandLine tree(Invocation inv) {
         CommandLine cl = new CommandLine(new Commands.Top())
-                .addSubcommand(new CommandLine(new Commands.Run()).addSubcommand(new ExecCommand(inv)))
+                .addSubcommand(new CommandLine(new Commands.Run()).addSubcommand(
+                        new CommandLine(new ExecCommand(inv), ExecCommand.factory(inv.reportFormats()))))
                 .addSubcommand(new Commands.Backends(inv))
                 .addSubcommand(new Commands.Probe(inv))
                 .addSubcommand(new CommandLine(new Commands.Policy()).addSubcommand(new Commands.PolicyCheckCmd(inv)))

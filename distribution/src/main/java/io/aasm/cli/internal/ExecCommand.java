@@ -4,7 +4,9 @@ import io.aasm.ports.policy.IsolationClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IFactory;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,8 +15,8 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code aasm run exec}: parses, then hands over to {@link ExecRun}. */
 @Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        customSynopsis = "aasm run exec [--isolation none|auto|process] [--isolation-backend ID] [--policy FILE]"
-                + "%n                     [--dry-run] [--report text|kv|json] [--report-file PATH] [--workdir DIR]"
+        customSynopsis = "aasm run exec [--isolation none|auto|process|container|vm] [--isolation-backend ID]"
+                + "%n                     [--policy FILE] [--dry-run] [--report FORMAT] [--report-file PATH] [--workdir DIR]"
                 + "%n                     [--agent-id ID] [--no-proxy] -- PROGRAM [ARGS...]",
         description = {
             "%nRuns PROGRAM under the isolation the policy and flags ask for. The program's stdin, stdout and",
@@ -26,14 +28,15 @@ import picocli.CommandLine.TypeConversionException;
 public final class ExecCommand implements Callable<Integer> {
     private final Invocation inv;
 
-    @Option(names = "--isolation", paramLabel = "none|auto|process", converter = IsolationConverter.class,
+    @Option(names = "--isolation", paramLabel = "CLASS", converter = IsolationConverter.class,
             description = "Isolation class: none (no boundary, reported as such), auto (first capable backend"
-                    + " of the auto walk) or process (a shared-host-kernel backend). Default: the policy's"
-                    + " isolation:, else none.")
+                    + " of the auto walk), process (a shared-host-kernel backend), container (a container engine"
+                    + " backend) or vm (a backend with a kernel of its own). Default: the policy's isolation:,"
+                    + " else none.")
     IsolationClass isolation;
 
     @Option(names = "--isolation-backend", paramLabel = "ID",
-            description = "Use only this backend (see `aasm backends`); needs --isolation auto or process.")
+            description = "Use only this backend (see `aasm backends`); needs an --isolation other than none.")
     String backend;
 
     @Option(names = "--policy", paramLabel = "FILE", description = "Policy file (YAML). Default: conf/default-policy.yaml.")
@@ -42,10 +45,11 @@ public final class ExecCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Preview: decide and print the plan and reports; execute nothing.")
     boolean dryRun;
 
-    @Option(names = "--report", paramLabel = "text|kv|json", defaultValue = "text",
-            converter = ReportFormatConverter.class,
-            description = "Format of the report written to --report-file (default: ${DEFAULT-VALUE}).")
-    String report;
+    @Option(names = "--report", paramLabel = "FORMAT", converter = ReportFormatConverter.class,
+            completionCandidates = ReportFormats.class,
+            description = "Format of the report written to --report-file, one of the report renderers installed"
+                    + " here: ${COMPLETION-CANDIDATES} (default: " + ReportFormats.DEFAULT + ").")
+    String report = ReportFormats.DEFAULT;
 
     @Option(names = "--report-file", paramLabel = "PATH",
             description = "Write the post-run report (pre-launch report on refusal or dry run) to PATH;"
@@ -82,16 +86,40 @@ public final class ExecCommand implements Callable<Integer> {
         @Override
         public IsolationClass convert(String value) {
             return IsolationClass.fromToken(value).orElseThrow(() ->
-                    new TypeConversionException("'" + value + "' is not an isolation class; use none, auto or process"));
+                    new TypeConversionException("'" + value + "' is not an isolation class; use none, auto, process, container or vm"));
         }
     }
 
-    /** The formats the distribution ships renderers for. */
+    /**
+     * Picocli's factory for this command: the {@code --report} choices and their check are built on the
+     * renderers installed in the framework; everything else comes from picocli's default factory.
+     */
+    static IFactory factory(ReportFormats formats) {
+        IFactory fallback = CommandLine.defaultFactory();
+        return new IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                if (cls == ReportFormatConverter.class) {
+                    return cls.cast(new ReportFormatConverter(formats));
+                }
+                return cls == ReportFormats.class ? cls.cast(formats) : fallback.create(cls);
+            }
+        };
+    }
+
+    /** Accepts exactly the installed format names, so a typo is a usage error naming the choices. */
     public static final class ReportFormatConverter implements ITypeConverter<String> {
+        private final ReportFormats formats;
+
+        ReportFormatConverter(ReportFormats formats) {
+            this.formats = formats;
+        }
+
         @Override
         public String convert(String value) {
-            if (!List.of("text", "kv", "json").contains(value)) {
-                throw new TypeConversionException("'" + value + "' is not a report format; use text, kv or json");
+            if (!formats.has(value)) {
+                throw new TypeConversionException("'" + value + "' is not an installed report format; "
+                        + formats.describe());
             }
             return value;
         }

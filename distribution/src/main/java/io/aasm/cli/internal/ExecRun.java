@@ -35,12 +35,25 @@ final class ExecRun {
     }
 
     int run() {
+        requireReportFormat();
         Path workdir = workdir();
         Path policy = policy();
         // opened before anything runs: the path means what it meant when the user gave it
         try (ReportFile opened = ReportFile.open(io, cmd.reportFile)) {
             reportFile = opened;
             return decideAndRun(workdir, policy);
+        }
+    }
+
+    /**
+     * A report that could not be rendered after the run would cost the caller the report of a program
+     * that ran, so the format is checked first. An explicit --report was checked while parsing; this
+     * catches the default when no renderer for it is installed.
+     */
+    private void requireReportFormat() {
+        if (cmd.reportFile != null && !inv.reportFormats().has(cmd.report)) {
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "no `" + cmd.report + "` report renderer is installed ("
+                    + inv.reportFormats().describe() + "); nothing was launched");
         }
     }
 

@@ -1,8 +1,10 @@
 package io.aasm.cli.internal;
 
 import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.report.ReportRenderer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -12,6 +14,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The Gogo face: {@code aasm:run}, {@code aasm:backends}, {@code aasm:probe}, {@code aasm:policy},
@@ -30,6 +33,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
     "osgi.command.function=status"})
 public final class GogoCommands {
     private final KernelGate gate = new KernelGate();
+    private final ReportFormats formats = new ReportFormats();
     private final Optional<Path> home;
     private final String version;
     private final List<String> protectedPaths;
@@ -51,6 +55,17 @@ public final class GogoCommands {
 
     void unbindKernel(IsolationKernel kernel) {
         gate.unbind(kernel);
+    }
+
+    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        formats.bind(renderer, props);
+    }
+
+    void unbindRenderer(ReportRenderer renderer) {
+        formats.unbind(renderer);
     }
 
     public void run(String... args) {
@@ -85,6 +100,6 @@ public final class GogoCommands {
         CliIo io = new CliIo(System.in, System.out, System.err, System.getenv(),
                 Path.of("").toAbsolutePath().toString(), home, version, new AtomicInteger(), new AtomicReference<>(),
                 List.of(), protectedPaths);
-        lastStatus = AasmCli.execute(full, new Invocation(io, gate, kernelTimeout));
+        lastStatus = AasmCli.execute(full, new Invocation(io, gate, formats, kernelTimeout));
     }
 }

@@ -2,6 +2,7 @@ package io.aasm.cli.internal;
 
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.kernel.IsolationKernel;
+import io.aasm.ports.report.ReportRenderer;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The headless face: the launcher ({@code bin/aasm}) finds this service by JDK type and property
@@ -28,6 +30,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 @Component(service = ToIntFunction.class, property = "aasm.cli.entry=headless")
 public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
     private final KernelGate gate = new KernelGate();
+    private final ReportFormats formats = new ReportFormats();
     private final Optional<Path> home;
     private final String version;
     private final List<String> protectedPaths;
@@ -50,6 +53,17 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
         gate.unbind(kernel);
     }
 
+    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        formats.bind(renderer, props);
+    }
+
+    void unbindRenderer(ReportRenderer renderer) {
+        formats.unbind(renderer);
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public int applyAsInt(Map<String, Object> call) {
@@ -58,6 +72,6 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>> {
                 (AtomicInteger) call.get("firstSignal"), (AtomicReference<IntConsumer>) call.get("onSignal"),
                 (List<String>) call.getOrDefault("frameworkErrors", List.of()),
                 (Stdio) call.getOrDefault("stdio", new Stdio.Inherit()), protectedPaths);
-        return AasmCli.execute((String[]) call.get("args"), new Invocation(io, gate, kernelTimeout));
+        return AasmCli.execute((String[]) call.get("args"), new Invocation(io, gate, formats, kernelTimeout));
     }
 }

@@ -7,11 +7,13 @@ import io.aasm.ports.report.ReportRenderer;
 final class Invocation {
     private final CliIo io;
     private final KernelGate gate;
+    private final ReportFormats formats;
     private final long kernelTimeoutMillis;
 
-    Invocation(CliIo io, KernelGate gate, long kernelTimeoutMillis) {
+    Invocation(CliIo io, KernelGate gate, ReportFormats formats, long kernelTimeoutMillis) {
         this.io = io;
         this.gate = gate;
+        this.formats = formats;
         this.kernelTimeoutMillis = kernelTimeoutMillis;
     }
 
@@ -34,8 +36,13 @@ final class Invocation {
         }
     }
 
+    /** The report formats installed in this framework now (the {@code --report} choices). */
+    ReportFormats reportFormats() {
+        return formats;
+    }
+
     ReportRenderer renderer(String format) {
         return kernel().renderer(format).orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
-                "no `" + format + "` report renderer is installed; nothing was launched"));
+                "no `" + format + "` report renderer is installed (" + formats.describe() + ")"));
     }
 }

@@ -5,9 +5,10 @@ import io.aasm.ports.kernel.LaunchSession;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Forwards the launcher's signals to a running session: the first asks for a graceful end, any
- * further one for an immediate end. A signal that arrived between the pre-launch check and the
- * installation of the forwarder is replayed, so none is lost.
+ * Forwards the launcher's signals to a running session: the first reaches the program as the signal
+ * that was sent (SIGINT stays SIGINT, so the program's status is 130, not 143), or as a graceful end
+ * where the backend cannot deliver it; any further one ends the tree at once. A signal that arrived
+ * between the pre-launch check and the installation of the forwarder is replayed, so none is lost.
  */
 final class SignalForwarder {
     static final int SIGWINCH = 28;
@@ -23,15 +24,21 @@ final class SignalForwarder {
                 session.signal(signal); // the caller's terminal changed size: no request to end
                 return;
             }
-            TerminationRequest r = count.incrementAndGet() == 1 ? TerminationRequest.GRACEFUL : TerminationRequest.IMMEDIATE;
-            boolean delivered = session.terminate(r);
+            boolean first = count.incrementAndGet() == 1;
+            String as = first ? "itself" : TerminationRequest.IMMEDIATE.token();
+            boolean delivered = first ? forward(session, signal) : session.terminate(TerminationRequest.IMMEDIATE);
             if (debug) {
-                io.err().println("aasm: signal " + signal + " forwarded as " + r.token() + ", delivered=" + delivered);
+                io.err().println("aasm: signal " + signal + " forwarded as " + as + ", delivered=" + delivered);
             }
         });
-        if (io.firstSignal().get() != 0 && count.get() == 0) {
+        int early = io.firstSignal().get();
+        if (early != 0 && count.get() == 0) {
             count.incrementAndGet();
-            session.terminate(TerminationRequest.GRACEFUL);
+            forward(session, early);
         }
+    }
+
+    private static boolean forward(LaunchSession session, int signal) {
+        return session.signal(signal) || session.terminate(TerminationRequest.GRACEFUL);
     }
 }

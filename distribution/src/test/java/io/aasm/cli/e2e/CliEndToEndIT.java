@@ -48,6 +48,45 @@ class CliEndToEndIT {
         assertTrue(json.strip().startsWith("{") && json.contains("aasm.isolation.report/1"), json);
     }
 
+    /**
+     * The --report choices are the renderer bundles installed: a copy of the distribution without
+     * adapter-report-json no longer offers kv and json (and runs nothing when asked for them); the same
+     * copy with that bundle dropped into deploy/ offers and renders json again (the control).
+     */
+    @Test
+    void reportChoicesAreTheInstalledRendererBundles(@TempDir Path dir) throws Exception {
+        Path created = dir.resolve("created");
+        Path report = dir.resolve("report.json");
+        String[] exec = {"run", "exec", "--isolation", "none", "--report", "json", "--report-file", report.toString(),
+            "--", "sh", "-c", "touch " + created};
+        Aasm.Result help = Aasm.run("run", "exec", "--help");
+        assertTrue(oneLine(help.out()).contains("installed here: json, kv, text (default: text)"), help.toString());
+        Aasm.Result unknown = Aasm.run("run", "exec", "--isolation", "none", "--report", "yaml", "--report-file",
+                report.toString(), "--", "sh", "-c", "touch " + created);
+        assertEquals(2, unknown.exit(), unknown.toString());
+        assertTrue(unknown.err().contains("'yaml' is not an installed report format; installed: json, kv, text"),
+                unknown.toString());
+        assertFalse(Files.exists(created) || Files.exists(report), "an unknown format ran the program");
+
+        Path home = Aasm.copyOfDistribution(List.of("adapter-report-json.jar"));
+        Aasm.Result fewer = Aasm.run(home, dir, Map.of(), "run", "exec", "--help");
+        assertTrue(oneLine(fewer.out()).contains("installed here: text (default: text)"), fewer.toString());
+        Aasm.Result gone = Aasm.run(home, dir, Map.of(), exec);
+        assertEquals(2, gone.exit(), gone.toString());
+        assertTrue(gone.err().contains("'json' is not an installed report format; installed: text"), gone.toString());
+        assertFalse(Files.exists(created) || Files.exists(report), "a removed format ran the program");
+
+        Files.copy(Aasm.DIST.resolve("bundle/adapter-report-json.jar"), home.resolve("deploy/adapter-report-json.jar"));
+        Aasm.Result back = Aasm.run(home, dir, Map.of(), exec);
+        assertEquals(0, back.exit(), back.toString());
+        assertTrue(Files.exists(created), back.toString());
+        assertTrue(Files.readString(report).contains("\"schema\": \"aasm.isolation.report/1\""), back.toString());
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
     @Test
     void anUnknownFlagIsAUsageError() throws Exception {
         Aasm.Result r = Aasm.run("run", "exec", "--no-such-flag", "--", "/bin/true");
@@ -55,7 +94,7 @@ class CliEndToEndIT {
         assertTrue(r.err().contains("--no-such-flag"), r.toString());
         Aasm.Result bad = Aasm.run("run", "exec", "--isolation", "sometimes", "--", "/bin/true");
         assertEquals(2, bad.exit(), bad.toString());
-        assertTrue(bad.err().contains("use none, auto or process"), bad.toString());
+        assertTrue(bad.err().contains("use none, auto, process, container or vm"), bad.toString());
     }
 
     @Test
@@ -206,6 +245,7 @@ class CliEndToEndIT {
         assertTrue(v.out().startsWith("aasm 0."), v.toString());
         Aasm.Result b = Aasm.run("backends");
         assertEquals(0, b.exit(), b.toString());
-        assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"), b.toString());
+        assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm,"
+                + " aasm-macos-vm"), b.toString());
     }
 }

@@ -32,6 +32,7 @@ class AasmCliTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final RecordingKernel kernel = new RecordingKernel();
+    private final ReportFormats formats = new ReportFormats();
 
     @Test
     void anUnknownOptionIsAUsageErrorWithoutWaitingForTheKernel() {
@@ -95,9 +96,85 @@ class AasmCliTest {
 
     @Test
     void aReportFileInAMissingDirectoryFailsBeforeTheKernelDecides() {
+        install("text");
         assertEquals(125, run(true, "run", "exec", "--report-file", "/no/such/dir/report.txt", "--", "/bin/true"));
         assertTrue(err().contains("--report-file /no/such/dir/report.txt: cannot open its directory /no/such/dir"), err());
         assertEquals(0, kernel.requests.size());
+    }
+
+    @Test
+    void reportChoicesAreTheRenderersInstalledNow() {
+        install("text", "json");
+        kernel.decision = rejected();
+        assertEquals(0, run(false, "run", "exec", "--help"));
+        String help = out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("installed here: json, text (default: text)"), help);
+        assertTrue(out().contains("[--report FORMAT]"), out());
+        assertEquals(125, run(true, "run", "exec", "--report", "json", "--policy", "/p.yaml", "--", "/bin/true"));
+        assertEquals(1, kernel.requests.size(), "control: an installed format reaches the kernel");
+        assertEquals(2, run(true, "run", "exec", "--report", "kv", "--policy", "/p.yaml", "--", "/bin/true"));
+        assertTrue(err().contains("'kv' is not an installed report format; installed: json, text"), err());
+        assertEquals(1, kernel.requests.size(), "an unknown format decided nothing");
+    }
+
+    @Test
+    void aRendererThatLeavesTakesItsChoiceWithIt() {
+        ReportRenderer json = install("text", "json").get(1);
+        formats.unbind(json);
+        assertEquals(2, run(false, "run", "exec", "--report", "json", "--", "/bin/true"));
+        assertTrue(err().contains("installed: text"), err());
+        formats.unbind(installed.get(0));
+        assertEquals(2, run(false, "run", "exec", "--report", "text", "--", "/bin/true"));
+        assertTrue(err().contains("no report renderer is installed"), err());
+    }
+
+    @Test
+    void theRegisteredFormatNameWinsOverTheRenderersOwnWord() {
+        formats.bind(renderer("says-this"), Map.of("aasm.report.format.name", "registered"));
+        assertEquals(List.of("registered"), formats.names());
+    }
+
+    @Test
+    void theDefaultFormatWithoutItsRendererFailsBeforeTheKernelDecides() {
+        install("json");
+        kernel.decision = rejected();
+        assertEquals(125, run(true, "run", "exec", "--report-file", "-", "--", "/bin/true"));
+        assertTrue(err().contains("no `text` report renderer is installed (installed: json); nothing was launched"),
+                err());
+        assertEquals(0, kernel.requests.size());
+        run(true, "run", "exec", "--policy", "/p.yaml", "--", "/bin/true");
+        assertEquals(1, kernel.requests.size(), "control: without --report-file the default format is not needed");
+    }
+
+    private final List<ReportRenderer> installed = new ArrayList<>();
+
+    private static LaunchDecision rejected() {
+        return new LaunchDecision.PolicyRejected("/p.yaml", List.of(
+                new PolicyProblem(new SourceLocation("/p.yaml", 1, 1), "x", "")));
+    }
+
+    private List<ReportRenderer> install(String... names) {
+        for (String name : names) {
+            ReportRenderer r = renderer(name);
+            installed.add(r);
+            formats.bind(r, Map.of("aasm.report.format.name", name));
+        }
+        return installed;
+    }
+
+    /** Only the format name matters to the command layer; rendering goes through the kernel. */
+    private static ReportRenderer renderer(String format) {
+        return new ReportRenderer() {
+            @Override
+            public String format() {
+                return format;
+            }
+
+            @Override
+            public String render(io.aasm.ports.report.IsolationReport report) {
+                throw new UnsupportedOperationException();
+            }
+        };
     }
 
     private int run(boolean withKernel, String... args) {
@@ -108,7 +185,7 @@ class AasmCliTest {
         CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PATH", "/bin"), "/", Optional.of(Path.of("/home")),
                 "test", new AtomicInteger(), new AtomicReference<>(), List.of(), List.of("/opt/aasm", "/home/u/.cache/aasm"));
-        return AasmCli.execute(args, new Invocation(io, gate, 10));
+        return AasmCli.execute(args, new Invocation(io, gate, formats, 10));
     }
 
     private String out() {

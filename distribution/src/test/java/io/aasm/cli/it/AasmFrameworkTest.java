@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,7 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 
 /**
@@ -105,7 +107,7 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm"));
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 
@@ -134,6 +136,37 @@ public class AasmFrameworkTest {
         assertEquals("0", gogo("aasm:status").strip());
         String rtrue = gogo("aasm:run exec --isolation none --dry-run -- /bin/true");
         assertTrue(rtrue, rtrue.contains("NO BOUNDARY ESTABLISHED"));
+    }
+
+    /** The --report choices are the renderer services in the framework: stopping a bundle takes its formats. */
+    @Test
+    public void reportChoicesFollowTheRendererBundles() throws Exception {
+        assertTrue(oneLine(gogo("aasm:run exec --help")).contains("installed here: json, kv, text (default: text)"));
+        Bundle json = Arrays.stream(context.getBundles())
+                .filter(b -> "io.aasm.adapter-report-json".equals(b.getSymbolicName())).findFirst().orElseThrow();
+        json.stop();
+        try {
+            assertTrue(oneLine(gogo("aasm:run exec --help")).contains("installed here: text (default: text)"));
+            String out = gogo("aasm:run exec --isolation none --report json -- /bin/true");
+            assertTrue(out, out.contains("'json' is not an installed report format; installed: text"));
+            assertEquals("2", gogo("aasm:status").strip());
+        } finally {
+            json.start();
+        }
+        awaitTrue("json and kv back among the choices",
+                () -> oneLine(gogoQuietly("aasm:run exec --help")).contains("installed here: json, kv, text"));
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
+    private String gogoQuietly(String command) {
+        try {
+            return gogo(command);
+        } catch (Exception e) {
+            return e.toString();
+        }
     }
 
     @Test

@@ -21,4 +21,12 @@ public interface LaunchSession {
 
     /** The post-run report (with evidence); only meaningful after {@link #await()} returned. */
     IsolationReport postRunReport();
+
+    /**
+     * Why the launch's audit record could not be written, once {@link #await()} returned; empty when every
+     * installed audit log took it (or none is installed).
+     */
+    default java.util.Optional<String> auditProblem() {
+        return java.util.Optional.empty();
+    }
 }

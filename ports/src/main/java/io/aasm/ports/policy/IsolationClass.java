@@ -6,7 +6,12 @@ import io.aasm.ports.capability.Token;
 public enum IsolationClass implements Token {
     NONE("none"),
     AUTO("auto"),
-    PROCESS("process");
+    /** A confined process on the host's kernel: backends whose boundary is {@code shared_host_kernel}. */
+    PROCESS("process"),
+    /** A container of an engine: backends whose boundary is {@code container}. */
+    CONTAINER("container"),
+    /** A virtual machine with its own kernel: backends whose boundary is {@code separate_kernel}. */
+    VM("vm");
 
     private final String token;
 

@@ -1,5 +1,6 @@
 package io.aasm.backend.nativ.internal;
 
+import io.aasm.backend.nativ.internal.cgroup.Leftovers;
 import io.aasm.backend.nativ.internal.host.HostDetector;
 import io.aasm.backend.nativ.internal.host.HostFacts;
 import io.aasm.backend.nativ.internal.launcher.LaunchOptions;
@@ -75,7 +76,8 @@ public final class NativeBackend implements IsolationBackend {
         Optional<FilterCompiler> compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load()))
                 : Optional.empty();
         Path probeDir = settings.probeCacheDir().orElse(ProbeCache.defaultDir());
-        this.lowerer = new Lowerer(facts, compiler, List.of(probeDir.toString(), NativeSettings.stateDir().toString()));
+        this.lowerer = new Lowerer(facts, compiler, List.of(probeDir.toString(), NativeSettings.stateDir().toString()),
+                settings.canaries() ? Optional.of(NativeSettings.stateDir().toString()) : Optional.empty());
         Optional<LauncherBinary> bin;
         String problem = "";
         try {
@@ -87,12 +89,29 @@ public final class NativeBackend implements IsolationBackend {
         this.launcher = bin;
         this.launcherProblem = problem;
         this.launches = bin.map(b -> new Launches(facts, b, NativeSettings.stateDir()));
+        reclaimLeftovers(facts);
         this.measured = new MeasuredCapabilities(facts, this::unavailable,
                 () -> new ProbeCache(probeDir, facts.bootId(), facts.kernelRelease(), launcher.get().sha256(),
                         settings.fingerprint() + "-suite" + ProbeSuite.VERSION),
                 () -> new ProbeSuite(new DirectRuns(this::lowerAll, launches.get()),
                         Path.of(System.getProperty("java.io.tmpdir"))),
                 d -> lowerer.routes().general(d));
+    }
+
+    /**
+     * Off the launch path: empties and removes the per-launch cgroups a supervisor that died (kill -9 of a
+     * cold JVM or of the resident kernel) left behind, and says so in the log.
+     */
+    private static void reclaimLeftovers(HostFacts facts) {
+        Thread t = new Thread(() -> {
+            List<Path> removed = Leftovers.reclaim(facts.cgroups(), Path.of("/proc"));
+            if (!removed.isEmpty()) {
+                System.getLogger(NativeBackend.class.getName()).log(System.Logger.Level.INFO,
+                        "reclaimed " + removed.size() + " cgroup(s) left by a supervisor that died: " + removed);
+            }
+        }, "aasm-native-reclaim");
+        t.setDaemon(true);
+        t.start();
     }
 
     public HostFacts facts() {

@@ -24,4 +24,8 @@ public @interface NativeBackendConfig {
 
     @AttributeDefinition(description = "Use this launcher binary instead of the embedded one (empty: embedded)")
     String launcher_path() default "";
+
+    @AttributeDefinition(description = "Test each boundary from inside before the program runs (one denied attempt"
+            + " per prevented domain; a canary that gets through refuses the launch)")
+    boolean canaries() default true;
 }

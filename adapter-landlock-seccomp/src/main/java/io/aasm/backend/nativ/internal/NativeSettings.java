@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /** The configuration as plain values, so tests can build the backend without a framework. */
 public record NativeSettings(int maxLandlockAbi, boolean assumeUnprivileged, boolean assumeNoUserNamespaces,
-                             Optional<Path> probeCacheDir, Optional<Path> launcherPath) {
+                             Optional<Path> probeCacheDir, Optional<Path> launcherPath, boolean canaries) {
     /** $XDG_CACHE_HOME/aasm/native, else ~/.cache/aasm/native: files the backend writes for launches. */
     public static Path stateDir() {
         String xdg = System.getenv("XDG_CACHE_HOME");
@@ -14,30 +14,36 @@ public record NativeSettings(int maxLandlockAbi, boolean assumeUnprivileged, boo
     }
 
     public static NativeSettings defaults() {
-        return new NativeSettings(-1, false, false, Optional.empty(), Optional.empty());
+        return new NativeSettings(-1, false, false, Optional.empty(), Optional.empty(), true);
     }
 
     public static NativeSettings from(NativeBackendConfig c) {
         return new NativeSettings(c.max_landlock_abi(), c.assume_unprivileged(), c.assume_no_user_namespaces(),
                 c.probe_cache_dir().isBlank() ? Optional.empty() : Optional.of(Path.of(c.probe_cache_dir())),
-                c.launcher_path().isBlank() ? Optional.empty() : Optional.of(Path.of(c.launcher_path())));
+                c.launcher_path().isBlank() ? Optional.empty() : Optional.of(Path.of(c.launcher_path())), c.canaries());
     }
 
     public NativeSettings withMaxLandlockAbi(int abi) {
-        return new NativeSettings(abi, assumeUnprivileged, assumeNoUserNamespaces, probeCacheDir, launcherPath);
+        return new NativeSettings(abi, assumeUnprivileged, assumeNoUserNamespaces, probeCacheDir, launcherPath, canaries);
     }
 
     public NativeSettings withAssumeUnprivileged(boolean v) {
-        return new NativeSettings(maxLandlockAbi, v, assumeNoUserNamespaces, probeCacheDir, launcherPath);
+        return new NativeSettings(maxLandlockAbi, v, assumeNoUserNamespaces, probeCacheDir, launcherPath, canaries);
     }
 
     public NativeSettings withAssumeNoUserNamespaces(boolean v) {
-        return new NativeSettings(maxLandlockAbi, assumeUnprivileged, v, probeCacheDir, launcherPath);
+        return new NativeSettings(maxLandlockAbi, assumeUnprivileged, v, probeCacheDir, launcherPath, canaries);
     }
 
     public NativeSettings withProbeCacheDir(Path p) {
         return new NativeSettings(maxLandlockAbi, assumeUnprivileged, assumeNoUserNamespaces, Optional.of(p),
-                launcherPath);
+                launcherPath, canaries);
+    }
+
+    /** Without canaries: launches carry no self-test (for measuring what the canaries cost). */
+    public NativeSettings withoutCanaries() {
+        return new NativeSettings(maxLandlockAbi, assumeUnprivileged, assumeNoUserNamespaces, probeCacheDir,
+                launcherPath, false);
     }
 
     /** Distinguishes probe caches taken under different simulated hosts. */

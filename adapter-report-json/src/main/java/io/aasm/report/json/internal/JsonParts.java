@@ -9,6 +9,7 @@ import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.report.ControlState;
+import io.aasm.ports.report.ReportOrder;
 import io.aasm.ports.report.RequestedControl;
 import java.util.Collection;
 import java.util.OptionalLong;
@@ -36,25 +37,25 @@ final class JsonParts {
     static ObjectNode scope(Scope scope) {
         ObjectNode o = F.objectNode().put("kind", scope.token());
         if (scope instanceof Scope.Paths p) {
-            o.set("paths", strings(Describe.sorted(p.paths())));
+            o.set("paths", strings(ReportOrder.sorted(p.paths())));
             if (!p.privateDirs().isEmpty()) {
-                o.set("private", strings(Describe.sorted(p.privateDirs())));
+                o.set("private", strings(ReportOrder.sorted(p.privateDirs())));
             }
         } else if (scope instanceof Scope.Egress e) {
             ArrayNode grants = o.putArray("grants");
-            e.grants().stream().sorted(Describe.EGRESS_ORDER).forEach(g -> grants.add(grant(g)));
+            e.grants().stream().sorted(ReportOrder.EGRESS_GRANTS).forEach(g -> grants.add(grant(g)));
         } else if (scope instanceof Scope.PinnedHosts h) {
             ArrayNode hosts = o.putArray("hosts");
             h.hosts().forEach((name, address) -> hosts.addObject().put("name", name).put("address", address));
         } else if (scope instanceof Scope.Syscalls s) {
             o.put("mode", s.mode().token());
-            o.set("names", strings(Describe.sorted(s.names())));
+            o.set("names", strings(ReportOrder.sorted(s.names())));
         } else if (scope instanceof Scope.ProcessCeiling c) {
             o.put("max_processes", c.maxProcesses());
         } else if (scope instanceof Scope.IpcGrants i) {
-            o.set("channels", strings(Describe.sorted(i.channels().stream().map(Token::token).toList())));
+            o.set("channels", strings(ReportOrder.sorted(i.channels().stream().map(Token::token).toList())));
         } else if (scope instanceof Scope.Delegated d) {
-            o.set("environment_names", strings(Describe.sorted(d.environmentNames())));
+            o.set("environment_names", strings(ReportOrder.sorted(d.environmentNames())));
         } else if (scope instanceof Scope.Limits l) {
             limit(o, "max_memory_bytes", l.maxMemoryBytes());
             limit(o, "max_cpu_seconds", l.maxCpuSeconds());

@@ -28,7 +28,8 @@ public final class JsonReportRenderer implements ReportRenderer {
             .withObjectIndenter(new DefaultIndenter("  ", "\n"))
             .withArrayIndenter(new DefaultIndenter("  ", "\n"))
             .withSeparators(Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)))
+            .with(new JsonEscapes());
 
     private final String schema = loadSchema();
 

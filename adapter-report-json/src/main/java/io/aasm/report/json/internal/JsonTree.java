@@ -7,9 +7,11 @@ import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.DescriptorInventory;
-import io.aasm.ports.report.ProcessAuthority;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.report.ReportOrder;
+import io.aasm.ports.report.ReportWording;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -40,14 +42,14 @@ final class JsonTree {
         o.put("backend_unavailable", r.backendUnavailable().orElse(null));
         o.set("selection", orNull(r.selection(), JsonTree::selection));
         ArrayNode requested = o.putArray("requested");
-        r.requested().stream().sorted(Describe.REQUIREMENT_ORDER).forEach(q -> requested.add(JsonParts.requirement(q)));
+        r.requested().stream().sorted(ReportOrder.REQUIREMENTS).forEach(q -> requested.add(JsonParts.requirement(q)));
         ArrayNode domains = o.putArray("domains");
         r.domains().forEach(d -> domains.add(domain(d)));
         ArrayNode refusals = o.putArray("refusals");
-        r.refusals().stream().sorted(Describe.REFUSAL_ORDER).forEach(e -> refusals.addObject()
+        r.refusals().stream().sorted(ReportOrder.REFUSALS).forEach(e -> refusals.addObject()
                 .put("domain", e.domain().map(d -> d.token()).orElse(null))
                 .put("reason", e.reason()).put("detail", e.detail()));
-        o.set("policy_unmapped", JsonParts.strings(Describe.sorted(r.unmapped())));
+        o.set("policy_unmapped", JsonParts.strings(ReportOrder.sorted(r.unmapped())));
         o.set("credentials", credentials(r));
         o.set("descriptors", orNull(r.descriptors(), JsonTree::descriptors));
         o.set("authority", orNull(r.authority(), JsonTree::authority));
@@ -91,7 +93,7 @@ final class JsonTree {
         o.set("delegated", JsonParts.strings(c.delegated()));
         o.set("ambient_unremoved", JsonParts.strings(c.ambientUnremoved()));
         o.set("contradictions", JsonParts.strings(c.contradictions()));
-        o.put("environ_caveat", Describe.environCaveatApplies(r));
+        o.put("environ_caveat", ReportWording.environCaveatApplies(r));
         return o;
     }
 
@@ -101,7 +103,7 @@ final class JsonTree {
         d.kept().stream().sorted().forEach(kept::add);
         ArrayNode sealed = o.putArray("sealed");
         d.sealed().stream().sorted().forEach(sealed::add);
-        o.set("residual", JsonParts.strings(Describe.sorted(d.residual())));
+        o.set("residual", JsonParts.strings(ReportOrder.sorted(d.residual())));
         return o;
     }
 

@@ -6,6 +6,8 @@ import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.RefusalEntry;
+import io.aasm.ports.report.ReportOrder;
+import io.aasm.ports.report.ReportWording;
 import java.util.List;
 
 /** The per-domain, refusal, credential, descriptor, policy and post-run records of the kv block. */
@@ -16,7 +18,7 @@ final class KvBody {
     static void write(IsolationReport r, KvLines kv) {
         kv.put("domain_count", r.domains().size());
         r.domains().forEach(d -> domain(d, kv));
-        List<RefusalEntry> refusals = r.refusals().stream().sorted(Describe.REFUSAL_ORDER).toList();
+        List<RefusalEntry> refusals = r.refusals().stream().sorted(ReportOrder.REFUSALS).toList();
         kv.put("refusal_count", refusals.size());
         for (int i = 0; i < refusals.size(); i++) {
             RefusalEntry e = refusals.get(i);
@@ -27,20 +29,20 @@ final class KvBody {
         credentials(r, kv);
         descriptors(r, kv);
         authority(r, kv);
-        kv.list("policy.unmapped_count", "policy.unmapped", Describe.sorted(r.unmapped()));
+        kv.list("policy.unmapped_count", "policy.unmapped", ReportOrder.sorted(r.unmapped()));
         postRun(r, kv);
     }
 
     private static void domain(DomainProjection d, KvLines kv) {
         String k = "domain." + d.domain().token();
         kv.put(k + ".requested", d.requested().token());
-        kv.put(k + ".requested_detail", Describe.requestedDetail(d.requested()));
+        kv.put(k + ".requested_detail", ReportWording.requestedDetail(d.requested()));
         kv.put(k + ".state", d.state().token());
-        kv.put(k + ".state_detail", Describe.stateDetail(d.state()));
+        kv.put(k + ".state_detail", ReportWording.stateDetail(d.state()));
         kv.put(k + ".claim", d.claim().token());
         kv.put(k + ".evidence", d.evidence().token());
         kv.list(k + ".policy_gap_count", k + ".policy_gap", d.policyGaps());
-        kv.put(k + ".state_explanation", Describe.stateExplanation(d.state()));
+        kv.put(k + ".state_explanation", ReportWording.stateExplanation(d.state()));
         kv.put(k + ".mechanism", d.mechanism());
         kv.list(k + ".limitation_count", k + ".limitation", d.limitations());
     }
@@ -52,7 +54,7 @@ final class KvBody {
         kv.list("credential.ambient_unremoved_count", "credential.ambient_unremoved",
                 List.copyOf(c.ambientUnremoved()));
         kv.list("credential.contradiction_count", "credential.contradiction", c.contradictions());
-        kv.put("credential.environ_caveat", Describe.environCaveatApplies(r));
+        kv.put("credential.environ_caveat", ReportWording.environCaveatApplies(r));
     }
 
     private static void descriptors(IsolationReport r, KvLines kv) {
@@ -62,7 +64,7 @@ final class KvBody {
         }
         DescriptorInventory d = r.descriptors().get();
         kv.put("descriptors.enumeration_complete", d.complete());
-        kv.list("descriptors.residual_count", "descriptors.residual", Describe.sorted(d.residual()));
+        kv.list("descriptors.residual_count", "descriptors.residual", ReportOrder.sorted(d.residual()));
         kv.put("descriptors.asserts_clean_boundary", d.clean());
         kv.list("descriptors.kept_count", "descriptors.kept", d.kept().stream().sorted().map(String::valueOf).toList());
         kv.list("descriptors.sealed_count", "descriptors.sealed",

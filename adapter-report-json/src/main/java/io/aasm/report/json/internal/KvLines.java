@@ -1,5 +1,6 @@
 package io.aasm.report.json.internal;
 
+import io.aasm.ports.report.UntrustedText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,7 +17,7 @@ final class KvLines {
         if (!keys.add(key)) {
             throw new IllegalStateException("duplicate key " + key);
         }
-        out.append(key).append('=').append(Sanitizer.clean(value)).append('\n');
+        out.append(key).append('=').append(UntrustedText.clean(value)).append('\n');
         return this;
     }
 

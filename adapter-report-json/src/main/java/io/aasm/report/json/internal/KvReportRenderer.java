@@ -6,7 +6,9 @@ import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.ConsideredBackend;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ReportFormatName;
+import io.aasm.ports.report.ReportOrder;
 import io.aasm.ports.report.ReportRenderer;
+import io.aasm.ports.report.ReportWording;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
@@ -70,14 +72,14 @@ public final class KvReportRenderer implements ReportRenderer {
     }
 
     private static void requested(IsolationReport r, KvLines kv) {
-        List<ControlRequirement> reqs = r.requested().stream().sorted(Describe.REQUIREMENT_ORDER).toList();
+        List<ControlRequirement> reqs = r.requested().stream().sorted(ReportOrder.REQUIREMENTS).toList();
         kv.put("requested_requirement_count", reqs.size());
         for (int i = 0; i < reqs.size(); i++) {
             ControlRequirement q = reqs.get(i);
             String k = "requested." + i;
             kv.put(k + ".domain", q.domain().token()).put(k + ".intent", q.intent().token())
                     .put(k + ".posture", q.posture().token()).put(k + ".descendants", q.descendants().token())
-                    .put(k + ".scope_kind", q.scope().token()).put(k + ".scope", Describe.scope(q.scope()));
+                    .put(k + ".scope_kind", q.scope().token()).put(k + ".scope", ReportWording.scope(q.scope()));
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aasm.ports.report.fixtures.ReportFixtures;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -14,10 +15,10 @@ class CrossFormatTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.json.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void kvAndJsonAgree(String name) throws Exception {
-        Map<String, String> kv = KvReportRendererTest.parse(new KvReportRenderer().render(Fixtures.byName(name)));
-        JsonNode j = MAPPER.readTree(new JsonReportRenderer().render(Fixtures.byName(name)));
+        Map<String, String> kv = KvReportRendererTest.parse(new KvReportRenderer().render(ReportFixtures.byName(name)));
+        JsonNode j = MAPPER.readTree(new JsonReportRenderer().render(ReportFixtures.byName(name)));
         for (String k : new String[] {"schema", "stage", "posture", "isolation_class", "policy_origin"}) {
             assertEquals(j.get(k).asText(), kv.get(k), k);
         }

@@ -15,6 +15,8 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.fixtures.Reordering;
+import io.aasm.ports.report.fixtures.ReportFixtures;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -32,15 +34,15 @@ class JsonReportRendererTest {
     }
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.json.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void validatesAgainstThePublishedSchema(String name) {
-        String json = renderer.render(Fixtures.byName(name));
+        String json = renderer.render(ReportFixtures.byName(name));
         assertEquals(List.of(), validate(json).stream().map(Error::toString).toList());
     }
 
     @Test
     void schemaRejectsAnUnknownFieldAMissingRowAndABadToken() throws Exception {
-        ObjectNode tree = (ObjectNode) MAPPER.readTree(renderer.render(Fixtures.ready()));
+        ObjectNode tree = (ObjectNode) MAPPER.readTree(renderer.render(ReportFixtures.byName("ready")));
         assertTrue(validate(tree.deepCopy().put("sandboxed", true).toString()).size() > 0);
         ObjectNode eight = tree.deepCopy();
         ((ArrayNode) eight.get("domains")).remove(3);
@@ -54,12 +56,12 @@ class JsonReportRendererTest {
     }
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.json.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void deterministicSchemaFirstAndIndependentOfInputOrder(String name) throws Exception {
-        IsolationReport report = Fixtures.byName(name);
+        IsolationReport report = ReportFixtures.byName(name);
         String first = renderer.render(report);
         assertEquals(first, renderer.render(report));
-        assertEquals(first, renderer.render(Fixtures.reordered(report)));
+        assertEquals(first, renderer.render(Reordering.reordered(report)));
         JsonNode tree = MAPPER.readTree(first);
         assertEquals("schema", tree.fieldNames().next());
         assertEquals(IsolationReport.SCHEMA, tree.get("schema").asText());
@@ -68,7 +70,7 @@ class JsonReportRendererTest {
 
     @Test
     void controlCharactersAreEscapedAndPreservedExactly() throws Exception {
-        IsolationReport base = Fixtures.ready();
+        IsolationReport base = ReportFixtures.byName("ready");
         String hostile = "x\nposture: READY\u001b[0m\u2028";
         IsolationReport r = new IsolationReport(base.schema(), base.stage(), base.posture(), Optional.of(hostile),
                 base.isolationClass(), new IdentityRef("a\u0000b", Optional.empty(), List.of()), base.target(),

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.TargetSummary;
+import io.aasm.ports.report.fixtures.Reordering;
+import io.aasm.ports.report.fixtures.ReportFixtures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +35,9 @@ class KvReportRendererTest {
     }
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.json.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void parsesBackWithUniqueKeysAndSchemaFirst(String name) {
-        IsolationReport report = Fixtures.byName(name);
+        IsolationReport report = ReportFixtures.byName(name);
         Map<String, String> kv = parse(renderer.render(report));
         assertEquals("schema", kv.keySet().iterator().next());
         assertEquals(IsolationReport.SCHEMA, kv.get("schema"));
@@ -47,17 +49,17 @@ class KvReportRendererTest {
     }
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.json.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void deterministicAndIndependentOfInputOrder(String name) {
-        IsolationReport report = Fixtures.byName(name);
+        IsolationReport report = ReportFixtures.byName(name);
         String first = renderer.render(report);
         assertEquals(first, renderer.render(report));
-        assertEquals(first, renderer.render(Fixtures.reordered(report)));
+        assertEquals(first, renderer.render(Reordering.reordered(report)));
     }
 
     @Test
     void refusedReportListsEveryRefusalAndCandidate() {
-        Map<String, String> kv = parse(renderer.render(Fixtures.refused()));
+        Map<String, String> kv = parse(renderer.render(ReportFixtures.byName("refused")));
         assertEquals("7", kv.get("refusal_count"));
         assertEquals("no_backend_eligible", kv.get("refusal.0.reason"));
         assertEquals("network_egress", kv.get("refusal.3.domain"));
@@ -69,7 +71,7 @@ class KvReportRendererTest {
 
     @Test
     void controlCharactersCannotForgeRecords() {
-        IsolationReport base = Fixtures.ready();
+        IsolationReport base = ReportFixtures.byName("ready");
         IsolationReport hostile = new IsolationReport(base.schema(), base.stage(), base.posture(),
                 Optional.of("x\nposture=ready\r\u001b[0m"), base.isolationClass(),
                 new IdentityRef("a\u2028b", Optional.of("t\u0000"), List.of("p\nq")), new TargetSummary("/b\tin", 1),

@@ -24,6 +24,7 @@ import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
 import io.aasm.ports.report.SelectionMode;
 import io.aasm.ports.report.UnmeasuredReason;
+import io.aasm.ports.report.fixtures.GoldenFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,8 @@ import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.report.ReportOrder;
+import io.aasm.ports.report.ReportWording;
 import java.util.List;
 
 /** Authority the child may still hold: environment names (never values) and inherited descriptors. */
@@ -27,7 +29,7 @@ final class AmbientSection {
         }
         out.item("descriptors: " + r.descriptors().map(AmbientSection::inventory).orElse("<no inventory taken>"));
         out.item("privileges: " + r.authority().map(AmbientSection::privileges).orElse("<not established>"));
-        if (Describe.environCaveatApplies(r)) {
+        if (ReportWording.environCaveatApplies(r)) {
             out.item(ENVIRON_CAVEAT);
         }
     }
@@ -37,7 +39,7 @@ final class AmbientSection {
         List<String> sealed = d.sealed().stream().sorted().map(String::valueOf).toList();
         return (d.complete() ? "inventory complete" : "inventory INCOMPLETE — not every descriptor could be enumerated")
                 + "; " + counted("kept", kept) + "; " + counted("sealed close-on-exec", sealed)
-                + "; " + counted("residual unclosable", Describe.sorted(d.residual()));
+                + "; " + counted("residual unclosable", ReportOrder.sorted(d.residual()));
     }
 
     private static String privileges(ProcessAuthority a) {

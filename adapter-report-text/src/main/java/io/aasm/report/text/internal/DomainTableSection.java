@@ -3,6 +3,7 @@ package io.aasm.report.text.internal;
 import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ReportWording;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +47,7 @@ final class DomainTableSection {
         out.add("domain detail:");
         for (DomainProjection d : shown) {
             if (!(d.state() instanceof ControlState.Unmeasured)) {
-                out.item(d.domain().token() + ": " + d.state().token() + " " + Describe.stateDetail(d.state()));
+                out.item(d.domain().token() + ": " + d.state().token() + " " + ReportWording.stateDetail(d.state()));
             } else {
                 out.item(d.domain().token() + ":");
             }

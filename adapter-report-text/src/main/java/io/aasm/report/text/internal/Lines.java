@@ -1,5 +1,6 @@
 package io.aasm.report.text.internal;
 
+import io.aasm.ports.report.UntrustedText;
 import java.util.List;
 
 /** Accumulates report lines; every line is sanitised on the way in, so sections cannot forget. */
@@ -8,7 +9,7 @@ final class Lines {
     private final StringBuilder out = new StringBuilder();
 
     Lines add(String line) {
-        out.append(Sanitizer.clean(line)).append('\n');
+        out.append(UntrustedText.clean(line)).append('\n');
         return this;
     }
 

@@ -2,6 +2,7 @@ package io.aasm.report.text.internal;
 
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ReportOrder;
 import io.aasm.ports.report.RequestedControl;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ final class PolicyGapSection {
             block(out, "no policy was derived — requested controls unknown for:", List.of(String.join(", ", notDerived)));
         }
         block(out, "residual policy gaps:", residual);
-        block(out, "policy statements no capability domain can carry:", Describe.sorted(r.unmapped()));
+        block(out, "policy statements no capability domain can carry:", ReportOrder.sorted(r.unmapped()));
     }
 
     private static void block(Lines out, String title, List<String> items) {

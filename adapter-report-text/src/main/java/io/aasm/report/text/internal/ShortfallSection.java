@@ -3,6 +3,8 @@ package io.aasm.report.text.internal;
 import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ReportOrder;
+import io.aasm.ports.report.ReportWording;
 import java.util.List;
 
 /** What is not enforced as requested: degraded and unsupported controls, refusals, unmeasured rows. */
@@ -16,13 +18,13 @@ final class ShortfallSection {
         if (!weak.isEmpty()) {
             out.add("degraded or unsupported controls — these are NOT enforced as requested:");
             for (DomainProjection d : weak) {
-                out.item(d.domain().token() + ": " + d.state().token() + " — " + Describe.stateDetail(d.state())
-                        + " — " + Describe.stateExplanation(d.state()));
+                out.item(d.domain().token() + ": " + d.state().token() + " — " + ReportWording.stateDetail(d.state())
+                        + " — " + ReportWording.stateExplanation(d.state()));
             }
         }
         if (!r.refusals().isEmpty()) {
             out.add("refused before launch — every reason, launch-wide first; nothing was started:");
-            r.refusals().stream().sorted(Describe.REFUSAL_ORDER).forEach(e -> out.item(
+            r.refusals().stream().sorted(ReportOrder.REFUSALS).forEach(e -> out.item(
                     e.domain().map(d -> d.token()).orElse("launch") + ": " + e.reason() + " — " + e.detail()));
         }
     }
@@ -35,8 +37,8 @@ final class ShortfallSection {
         }
         out.add("unmeasured — no claim is made about these domains, in either direction:");
         for (DomainProjection d : unmeasured) {
-            String explanation = Describe.stateExplanation(d.state());
-            out.item(d.domain().token() + ": " + Describe.stateDetail(d.state())
+            String explanation = ReportWording.stateExplanation(d.state());
+            out.item(d.domain().token() + ": " + ReportWording.stateDetail(d.state())
                     + (explanation.isEmpty() ? "" : " — " + explanation));
         }
     }

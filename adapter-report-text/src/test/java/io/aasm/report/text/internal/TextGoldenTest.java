@@ -1,5 +1,7 @@
 package io.aasm.report.text.internal;
 
+import io.aasm.ports.report.fixtures.GoldenFiles;
+import io.aasm.ports.report.fixtures.ReportFixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -7,8 +9,8 @@ class TextGoldenTest {
     private final TextReportRenderer renderer = new TextReportRenderer();
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.text.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void rendersGolden(String name) throws Exception {
-        GoldenFiles.assertMatches(name + ".txt", renderer.render(Fixtures.byName(name)));
+        GoldenFiles.assertMatches(name + ".txt", renderer.render(ReportFixtures.byName(name)));
     }
 }

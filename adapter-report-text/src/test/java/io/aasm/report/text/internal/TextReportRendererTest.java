@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.TargetSummary;
+import io.aasm.ports.report.fixtures.Reordering;
+import io.aasm.ports.report.fixtures.ReportFixtures;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -17,18 +19,18 @@ class TextReportRendererTest {
     private final TextReportRenderer renderer = new TextReportRenderer();
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.text.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void renderingIsDeterministicAndIgnoresInputOrder(String name) {
-        IsolationReport report = Fixtures.byName(name);
+        IsolationReport report = ReportFixtures.byName(name);
         String first = renderer.render(report);
         assertEquals(first, renderer.render(report));
-        assertEquals(first, renderer.render(Fixtures.reordered(report)));
+        assertEquals(first, renderer.render(Reordering.reordered(report)));
     }
 
     @ParameterizedTest
-    @FieldSource("io.aasm.report.text.internal.Fixtures#NAMES")
+    @FieldSource("io.aasm.ports.report.fixtures.ReportFixtures#NAMES")
     void tableHasNineRowsInFixedOrderAndNoSingleVerdict(String name) {
-        List<String> lines = renderer.render(Fixtures.byName(name)).lines().toList();
+        List<String> lines = renderer.render(ReportFixtures.byName(name)).lines().toList();
         int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("  DOMAIN ")).findFirst().orElseThrow());
         List<String> tokens = List.of("filesystem_read", "filesystem_write", "network_egress", "name_resolution",
                 "syscall", "process_creation", "ipc", "credential", "resource");
@@ -43,20 +45,20 @@ class TextReportRendererTest {
 
     @Test
     void noBoundaryIsNeverReady() {
-        String text = renderer.render(Fixtures.noBoundary());
+        String text = renderer.render(ReportFixtures.byName("no_boundary"));
         assertTrue(text.contains("\nposture: NO BOUNDARY ESTABLISHED\n"));
         assertFalse(text.contains("READY"));
     }
 
     @Test
     void environCaveatOnlyWhereCredentialIsNotPrevented() {
-        assertFalse(renderer.render(Fixtures.ready()).contains("/proc/<pid>/environ by anything"));
-        assertTrue(renderer.render(Fixtures.ambient()).contains("/proc/<pid>/environ by anything"));
+        assertFalse(renderer.render(ReportFixtures.byName("ready")).contains("/proc/<pid>/environ by anything"));
+        assertTrue(renderer.render(ReportFixtures.byName("ambient")).contains("/proc/<pid>/environ by anything"));
     }
 
     @Test
     void controlCharactersInValuesCannotForgeLines() {
-        IsolationReport base = Fixtures.ready();
+        IsolationReport base = ReportFixtures.byName("ready");
         IsolationReport hostile = new IsolationReport(base.schema(), base.stage(), base.posture(),
                 Optional.of("fine\nposture: READY\u001b[2J\r\tend"), base.isolationClass(),
                 new IdentityRef("agent\u0000x\u0085y\u2028z", Optional.empty(), List.of("a\nb")),
@@ -74,7 +76,7 @@ class TextReportRendererTest {
 
     @Test
     void everyRefusalAndEveryCandidateIsListed() {
-        IsolationReport r = Fixtures.refused();
+        IsolationReport r = ReportFixtures.byName("refused");
         String text = renderer.render(r);
         r.refusals().forEach(e -> assertTrue(text.contains(": " + e.reason() + " — " + e.detail() + "\n"), e.reason()));
         r.selection().orElseThrow().considered().forEach(c -> assertTrue(
@@ -83,7 +85,7 @@ class TextReportRendererTest {
 
     @Test
     void degradedShowsPlannedAndAchievedSeparately() {
-        String text = renderer.render(Fixtures.degraded());
+        String text = renderer.render(ReportFixtures.byName("degraded"));
         assertTrue(text.contains("  network_egress: degraded — planned=prevent_before_effect, achieved=nothing,"
                 + " reason=domain_unsupported — "));
         assertTrue(text.contains("achieved=observed(timing=post, descendants=process_tree), reason=decision_too_late"));

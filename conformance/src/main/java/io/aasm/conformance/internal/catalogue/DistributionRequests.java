@@ -50,8 +50,11 @@ final class DistributionRequests {
             "print('frame ' + k + ' ' + (str(v) if k == 'X' else readn(v).decode()), flush=True)",
             "");
 
-    private static final String READS = "allow: [/usr, /bin, /lib, /lib64, /etc]";
-    private static final String WRITES = "allow: [/tmp]";
+    /** The first {@code allow: [...]} list after {@code read:} and after {@code write:} in the shipped policy. */
+    private static final java.util.regex.Pattern READS = java.util.regex.Pattern.compile(
+            "(?s)(\\n  read:.*?\\n\\s+allow: \\[)([^\\]]*)\\]");
+    private static final java.util.regex.Pattern WRITES = java.util.regex.Pattern.compile(
+            "(?s)(\\n  write:.*?\\n\\s+allow: \\[)([^\\]]*)\\]");
 
     /** What a scenario needs before it can start its kernel, or why it cannot be hosted. */
     private static Optional<Staging.CannotHost> prerequisites(Bench b, boolean ownClient) {
@@ -68,17 +71,21 @@ final class DistributionRequests {
     /** The shipped default policy, plus reads of {@code reads}, writes of {@code writes} and {@code more}. */
     static Optional<String> defaultPolicy(Path home, String reads, String writes, String more) throws IOException {
         String p = Files.readString(home.resolve("conf/default-policy.yaml"));
-        if (!p.contains(READS) || !p.contains(WRITES)) {
+        java.util.regex.Matcher r = READS.matcher(p);
+        if (!r.find() || !WRITES.matcher(p).find()) {
             return Optional.empty();
         }
-        return Optional.of(p.replace(READS, READS.replace("]", ", " + reads + "]"))
-                .replace(WRITES, writes.isEmpty() ? WRITES : WRITES.replace("]", ", " + writes + "]"))
-                + more + "resources: {wall_clock_seconds: 60}\n");
+        p = r.replaceFirst(java.util.regex.Matcher.quoteReplacement(r.group(1) + r.group(2) + ", " + reads + "]"));
+        java.util.regex.Matcher w = WRITES.matcher(p);
+        if (!writes.isEmpty() && w.find()) {
+            p = w.replaceFirst(java.util.regex.Matcher.quoteReplacement(w.group(1) + w.group(2) + ", " + writes + "]"));
+        }
+        return Optional.of(p + more + "resources: {wall_clock_seconds: 60}\n");
     }
 
     private static Staging.CannotHost changed() {
-        return new Staging.CannotHost("the shipped default policy no longer reads " + READS + " / writes " + WRITES
-                + "; update this scenario");
+        return new Staging.CannotHost("the shipped default policy no longer has a read and a write allow list; "
+                + "update this scenario");
     }
 
     static Scenario socketDefaultPolicy() {
@@ -100,8 +107,10 @@ final class DistributionRequests {
                         return changed();
                     }
                     Resident k = Resident.start(home);
-                    Optional<String> hostile = defaultPolicy(home, k.runtimeDir().toString(), "", "");
-                    Optional<String> control = defaultPolicy(home, k.runtimeDir().toString(), outside.get().toString(), "");
+                    // the client lives in the bench folder, which the default policy's private /tmp hides
+                    String reads = k.runtimeDir() + ", " + client.getParent();
+                    Optional<String> hostile = defaultPolicy(home, reads, "", "");
+                    Optional<String> control = defaultPolicy(home, reads, outside.get().toString(), "");
                     Staged.Chore cleanup = () -> {
                         k.close();
                         Trees.delete(outside.get());
@@ -168,7 +177,7 @@ final class DistributionRequests {
                         return new Staging.CannotHost("the scenario's resident kernel stopped right after its start");
                     }
                     long pid = running.get();
-                    String rt = k.runtimeDir().toString();
+                    String rt = k.runtimeDir() + ", " + client.getParent(); // the client, under a private /tmp
                     Optional<String> hostile = defaultPolicy(home, rt, "", "ipc: {allow: []}\n");
                     Optional<String> control = defaultPolicy(home, rt, "", "ipc: {allow: [abstract_unix, signal, sysv]}\n");
                     Staged.Observation effect = () -> {

@@ -89,6 +89,27 @@ public final class UnconfinedSession implements LaunchSession {
         return done;
     }
 
+    /**
+     * SIGHUP, SIGINT and SIGQUIT reach the program as themselves (the JVM can only send SIGTERM and SIGKILL,
+     * so kill(1) does it); anything else is for {@link #terminate}.
+     */
+    @Override
+    public boolean signal(int signal) {
+        if (!process.isAlive() || !(signal == 1 || signal == 2 || signal == 3)) {
+            return false;
+        }
+        try {
+            return new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                    .waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     @Override
     public boolean terminate(TerminationRequest request) {
         if (!process.isAlive()) {

@@ -8,6 +8,7 @@ import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.PlatformBoundary;
+import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.plan.PlanResult;
 import io.aasm.ports.plan.UnmetRequirement;
 import io.aasm.ports.report.CandidateVerdict;
@@ -41,8 +42,9 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
                 ? r.refusal().backendUnavailable() : Optional.empty());
     }
 
-    static Candidate evaluate(InstalledBackend b, ExecutionSpec spec, boolean processBoundaryOnly,
-                              Negotiator negotiator) {
+    /** {@code boundary}: the platform boundary the isolation class asks for; empty for {@code auto}. */
+    static Candidate evaluate(InstalledBackend b, ExecutionSpec spec, IsolationClass isolation,
+                              Optional<PlatformBoundary> boundary, Negotiator negotiator) {
         String id = b.id();
         Guarded<BackendIdentity> identity = Guarded.call("identity()", b.backend()::identity);
         if (identity instanceof Guarded.Fault<BackendIdentity> f) {
@@ -87,10 +89,11 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
             return new Candidate(b, new ConsideredBackend(id, CandidateVerdict.REJECTED_REQUIREMENTS_UNMET, detail,
                     domains), Optional.of(who), Optional.of(c), Optional.of(n));
         }
-        if (processBoundaryOnly && c.platformBoundary() != PlatformBoundary.SHARED_HOST_KERNEL) {
+        if (boundary.isPresent() && c.platformBoundary() != boundary.get()) {
             return new Candidate(b, new ConsideredBackend(id, CandidateVerdict.REJECTED_UNAVAILABLE,
-                    "platform boundary " + c.platformBoundary().token() + " is not a process boundary"
-                            + " (isolation class process needs shared_host_kernel)", List.of()),
+                    "platform boundary " + c.platformBoundary().token() + " is not a " + isolation.token()
+                            + " boundary (isolation class " + isolation.token() + " needs " + boundary.get().token()
+                            + ")", List.of()),
                     Optional.of(who), Optional.of(c), Optional.of(n));
         }
         PlanResult.Planned p = (PlanResult.Planned) n.result();

@@ -4,6 +4,7 @@ import io.aasm.kernel.internal.negotiation.Negotiator;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.plan.PlanResult;
 import io.aasm.ports.plan.UnmetRequirement;
+import io.aasm.ports.capability.PlatformBoundary;
 import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.CandidateVerdict;
@@ -36,14 +37,25 @@ public final class Selector {
         if (isolation == IsolationClass.NONE) {
             throw new IllegalArgumentException("selection is only for a requested boundary");
         }
-        boolean processOnly = isolation == IsolationClass.PROCESS;
+        Optional<PlatformBoundary> boundary = boundaryOf(isolation);
         if (pinned.isPresent()) {
-            return pinned(pinned.get(), spec, installed, processOnly);
+            return pinned(pinned.get(), spec, installed, isolation, boundary);
         }
-        return walk(isolation, spec, installed, order, processOnly);
+        return walk(isolation, spec, installed, order, boundary);
     }
 
-    private Selection pinned(String id, ExecutionSpec spec, List<InstalledBackend> installed, boolean processOnly) {
+    /** The platform boundary an isolation class stands for; {@code auto} takes any. */
+    static Optional<PlatformBoundary> boundaryOf(IsolationClass isolation) {
+        return switch (isolation) {
+            case PROCESS -> Optional.of(PlatformBoundary.SHARED_HOST_KERNEL);
+            case CONTAINER -> Optional.of(PlatformBoundary.CONTAINER);
+            case VM -> Optional.of(PlatformBoundary.SEPARATE_KERNEL);
+            case AUTO, NONE -> Optional.empty();
+        };
+    }
+
+    private Selection pinned(String id, ExecutionSpec spec, List<InstalledBackend> installed, IsolationClass isolation,
+                             Optional<PlatformBoundary> boundary) {
         Optional<InstalledBackend> match = installed.stream().filter(b -> b.id().equals(id)).findFirst();
         if (match.isEmpty()) {
             String ids = installed.isEmpty() ? "<none>"
@@ -55,7 +67,7 @@ public final class Selector {
                     List.of(new RefusalEntry(Optional.empty(), "backend_not_installed", message)), Optional.empty(),
                     record);
         }
-        Candidate c = Candidate.evaluate(match.get(), spec, processOnly, negotiator);
+        Candidate c = Candidate.evaluate(match.get(), spec, isolation, boundary, negotiator);
         BackendSelection record = new BackendSelection(SelectionMode.EXPLICIT, List.of(c.verdict()));
         if (c.selected()) {
             return chosen(c, record);
@@ -64,10 +76,10 @@ public final class Selector {
     }
 
     private Selection walk(IsolationClass isolation, ExecutionSpec spec, List<InstalledBackend> installed,
-                           WalkOrder order, boolean processOnly) {
+                           WalkOrder order, Optional<PlatformBoundary> boundary) {
         Map<String, InstalledBackend> byId = installed.stream()
                 .collect(Collectors.toMap(InstalledBackend::id, Function.identity(), (a, b) -> a));
-        SelectionMode mode = processOnly ? SelectionMode.DEFAULT : SelectionMode.AUTOMATIC;
+        SelectionMode mode = boundary.isPresent() ? SelectionMode.DEFAULT : SelectionMode.AUTOMATIC;
         List<ConsideredBackend> considered = new ArrayList<>();
         for (String id : order.candidates(installed)) {
             InstalledBackend b = byId.get(id);
@@ -75,7 +87,7 @@ public final class Selector {
                 considered.add(Candidate.notInstalled(id));
                 continue;
             }
-            Candidate c = Candidate.evaluate(b, spec, processOnly, negotiator);
+            Candidate c = Candidate.evaluate(b, spec, isolation, boundary, negotiator);
             considered.add(c.verdict());
             if (c.selected()) {
                 return chosen(c, new BackendSelection(mode, considered));

@@ -1,8 +1,10 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.kernel.internal.audit.Auditor;
 import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.kernel.internal.selection.InstalledBackend;
 import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.ports.audit.AuditLog;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.capability.BackendCapabilities;
@@ -48,7 +50,8 @@ public final class KernelComponent implements IsolationKernel {
 
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
-    private final Launcher launcher = new Launcher();
+    private volatile List<AuditLog> auditLogs = List.of();
+    private final Launcher launcher = new Launcher(new Auditor(() -> auditLogs));
     private volatile WalkOrder walkOrder;
     private volatile List<String> protectedPaths = List.of();
     private volatile List<InstalledBackend> backends = List.of();
@@ -109,6 +112,18 @@ public final class KernelComponent implements IsolationKernel {
 
     public synchronized void removeRenderer(ReportRenderer renderer) {
         renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addAuditLog(AuditLog log) {
+        List<AuditLog> next = new ArrayList<>(auditLogs);
+        next.add(log);
+        auditLogs = List.copyOf(next);
+    }
+
+    public synchronized void removeAuditLog(AuditLog log) {
+        auditLogs = auditLogs.stream().filter(l -> l != log).toList();
     }
 
     /** The property wins over configuration, as for the walk order; relative entries are dropped. */

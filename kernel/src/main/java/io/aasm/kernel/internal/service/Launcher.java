@@ -1,5 +1,9 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.kernel.internal.audit.Auditor;
+import io.aasm.kernel.internal.audit.LaunchFacts;
+import io.aasm.kernel.internal.audit.PolicyDigests;
+import io.aasm.kernel.internal.launch.AuditedSession;
 import io.aasm.kernel.internal.launch.ConfinedSession;
 import io.aasm.kernel.internal.launch.UnconfinedSession;
 import io.aasm.kernel.internal.report.PostRunReports;
@@ -12,6 +16,7 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.report.IsolationReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,16 +30,42 @@ import java.util.Optional;
 final class Launcher {
 
     private final PostRunReports postRun = new PostRunReports();
+    private final PolicyDigests digests = new PolicyDigests();
+    private final Auditor auditor;
 
+    Launcher(Auditor auditor) {
+        this.auditor = auditor;
+    }
+
+    /**
+     * Starts the decided launch; the session records it in the audit log when it ends. A launch that fails
+     * before its program started is recorded as not started, then the failure is thrown.
+     */
     LaunchSession launch(LaunchDecision decision, List<InstalledBackend> backends) throws LaunchException {
+        if (!(decision instanceof LaunchDecision.Unconfined || decision instanceof LaunchDecision.Confined)) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED,
+                    "a refused decision cannot be launched; nothing was started");
+        }
+        IsolationReport pre = decision instanceof LaunchDecision.Confined c ? c.report()
+                : ((LaunchDecision.Unconfined) decision).report();
+        List<String> args = decision instanceof LaunchDecision.Confined c ? c.plan().spec().args()
+                : ((LaunchDecision.Unconfined) decision).spec().args();
+        LaunchFacts facts = LaunchFacts.starting(args, digests.of(pre.policyOrigin()));
+        try {
+            return new AuditedSession(start(decision, backends), auditor, facts);
+        } catch (LaunchException e) {
+            auditor.record(facts, postRun.postRun(pre, Optional.empty(), new ExitDisposition.NotStarted(e.kind(),
+                    e.getMessage()), Optional.empty(), pre.descriptors(), pre.authority()));
+            throw e;
+        }
+    }
+
+    private LaunchSession start(LaunchDecision decision, List<InstalledBackend> backends) throws LaunchException {
         if (decision instanceof LaunchDecision.Unconfined u) {
             startable(u.spec().workingDirectory(), u.notRunnable());
             return UnconfinedSession.start(u.spec(), u.report(), postRun);
         }
-        if (!(decision instanceof LaunchDecision.Confined c)) {
-            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED,
-                    "a refused decision cannot be launched; nothing was started");
-        }
+        LaunchDecision.Confined c = (LaunchDecision.Confined) decision;
         startable(c.plan().spec().workingDirectory(), c.notRunnable());
         String id = c.plan().backend().id();
         IsolationBackend backend = backends.stream().filter(b -> b.id().equals(id)).findFirst()

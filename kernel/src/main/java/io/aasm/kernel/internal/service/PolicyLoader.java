@@ -30,6 +30,12 @@ final class PolicyLoader {
         } catch (InvalidPathException e) {
             return problem(name, "not a valid path: " + e.getReason(), "name the policy file by a valid path");
         }
+        Optional<String> kind = notRegular(path);
+        if (kind.isPresent()) {
+            // Opening a FIFO (or a device) would block or never end: refuse before anything reads it.
+            return problem(name, "not a regular file (" + kind.get() + "); nothing was read from it",
+                    "name a regular policy file");
+        }
         Optional<PolicySource> source = sources.stream()
                 .filter(s -> Guarded.call("accepts()", () -> s.accepts(path)) instanceof Guarded.Ok<Boolean> ok
                         && ok.value())
@@ -48,6 +54,31 @@ final class PolicyLoader {
             return problem(name, "the policy source failed: " + f.message(), "report this as a bug in the policy source");
         }
         return ((Guarded.Ok<PolicyLoad>) loaded).value();
+    }
+
+    /** What the path is when it exists and is not a regular file (symlinks followed), else empty. */
+    static Optional<String> notRegular(Path path) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(path,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            if (a.isRegularFile()) {
+                return Optional.empty();
+            }
+            if (a.isDirectory()) {
+                return Optional.of("a directory");
+            }
+            Object mode = java.nio.file.Files.getAttribute(path, "unix:mode");
+            int type = mode instanceof Integer m ? m & 0170000 : 0;
+            return Optional.of(switch (type) {
+                case 0010000 -> "a FIFO";
+                case 0140000 -> "a socket";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                default -> "not a regular file";
+            });
+        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return Optional.empty(); // missing or unreadable: the source says what is wrong with it
+        }
     }
 
     private static PolicyLoad problem(String file, String message, String hint) {

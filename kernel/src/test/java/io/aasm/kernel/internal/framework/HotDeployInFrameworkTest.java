@@ -50,7 +50,8 @@ import org.osgi.util.tracker.ServiceTracker;
  */
 class HotDeployInFrameworkTest {
 
-    private static final String PORTS = "io.aasm.ports.backend;version=1.0.0,io.aasm.ports.capability;version=1.0.0,"
+    private static final String PORTS = "io.aasm.ports.audit;version=1.0.0,"
+            + "io.aasm.ports.backend;version=1.0.0,io.aasm.ports.capability;version=1.0.0,"
             + "io.aasm.ports.evidence;version=1.0.0,io.aasm.ports.kernel;version=1.0.0,"
             + "io.aasm.ports.plan;version=1.0.0,io.aasm.ports.policy;version=1.0.0,io.aasm.ports.report;version=1.0.0";
 

@@ -149,14 +149,36 @@ class SelectorTest {
     @Test
     void processWalkSkipsBackendsThatAreNotAProcessBoundary() {
         TestBackend vm = new TestBackend("vm", new BackendCapabilities(Caps.allStrong().availability(),
-                PlatformBoundary.GUEST_KERNEL, Caps.allStrong().reports(), Optional.empty()));
+                PlatformBoundary.SEPARATE_KERNEL, Caps.allStrong().reports(), Optional.empty()));
         TestBackend proc = new TestBackend("proc", Caps.allStrong());
         Selection s = selector.select(IsolationClass.PROCESS, Optional.empty(), SPEC,
                 List.of(installed(vm, 0), installed(proc, 0)), WalkOrder.parse("vm,proc"));
         assertEquals("proc", assertInstanceOf(Selection.Chosen.class, s).plan().backend().id());
         assertEquals(SelectionMode.DEFAULT, s.record().mode());
         assertEquals(CandidateVerdict.REJECTED_UNAVAILABLE, s.record().considered().get(0).verdict());
-        assertTrue(s.record().considered().get(0).detail().contains("guest_kernel"));
+        assertTrue(s.record().considered().get(0).detail().contains("separate_kernel"));
+    }
+
+    @Test
+    void eachClassWalksOnlyItsOwnPlatformBoundary() {
+        TestBackend vm = new TestBackend("vm", boundary(PlatformBoundary.SEPARATE_KERNEL));
+        TestBackend box = new TestBackend("box", boundary(PlatformBoundary.CONTAINER));
+        TestBackend proc = new TestBackend("proc", Caps.allStrong());
+        List<InstalledBackend> all = List.of(installed(proc, 0), installed(box, 0), installed(vm, 0));
+        for (var want : java.util.Map.of(IsolationClass.PROCESS, "proc", IsolationClass.CONTAINER, "box",
+                IsolationClass.VM, "vm", IsolationClass.AUTO, "proc").entrySet()) {
+            Selection s = selector.select(want.getKey(), Optional.empty(), SPEC, all, WalkOrder.parse("proc,box,vm"));
+            assertEquals(want.getValue(), assertInstanceOf(Selection.Chosen.class, s).plan().backend().id(),
+                    want.getKey().token());
+        }
+        Selection pinned = selector.select(IsolationClass.VM, Optional.of("box"), SPEC, all, WalkOrder.parse(""));
+        Selection.NotChosen n = assertInstanceOf(Selection.NotChosen.class, pinned);
+        assertTrue(n.record().considered().get(0).detail().contains("isolation class vm needs separate_kernel"),
+                n.record().considered().get(0).detail());
+    }
+
+    private static BackendCapabilities boundary(PlatformBoundary b) {
+        return new BackendCapabilities(Caps.allStrong().availability(), b, Caps.allStrong().reports(), Optional.empty());
     }
 
     @Test

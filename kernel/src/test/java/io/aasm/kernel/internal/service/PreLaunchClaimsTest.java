@@ -76,7 +76,7 @@ class PreLaunchClaimsTest {
                 }
             }
         }
-        assertEquals(WEAKENINGS.size() * 3 * 3, reports);
+        assertEquals(WEAKENINGS.size() * RequirementPosture.values().length * IsolationClass.values().length, reports);
     }
 
     private static IsolationReport reportOf(LaunchDecision d) {

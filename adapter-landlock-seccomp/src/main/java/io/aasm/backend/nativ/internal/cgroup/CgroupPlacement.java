@@ -42,7 +42,8 @@ public final class CgroupPlacement implements AutoCloseable {
             throws IOException {
         Map<String, Path> dirs = new LinkedHashMap<>();
         CgroupPlacement placement = new CgroupPlacement(dirs);
-        String name = "aasm-" + UUID.randomUUID();
+        // Named after this supervisor, so a successor can tell a dead owner's group from a live one's.
+        String name = "aasm-" + Owner.self() + "-" + UUID.randomUUID();
         try {
             for (NativePlan.CgroupLimit l : limits) {
                 CgroupLayout.ControllerHome home = layout.home(l.controller())

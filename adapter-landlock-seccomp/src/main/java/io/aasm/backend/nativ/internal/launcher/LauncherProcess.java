@@ -144,6 +144,16 @@ public final class LauncherProcess implements AutoCloseable {
         return Optional.ofNullable(status.authority);
     }
 
+    /** What the canary child reported before execve, if the plan carried canaries. */
+    public Optional<CanaryOutcome> canary() {
+        return Optional.ofNullable(status.canary);
+    }
+
+    /** The denials the launcher's init answered for the program, once reported (at the program's end). */
+    public Optional<RecordedDecisions> decisions() {
+        return status.decisions.build();
+    }
+
     /** Blocks until the launcher has exited. */
     public ExitOutcome waitFor() {
         return join(status.exit);

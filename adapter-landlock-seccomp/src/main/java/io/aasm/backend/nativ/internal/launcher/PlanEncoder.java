@@ -47,6 +47,12 @@ public final class PlanEncoder {
                     .array();
         }
         if (r instanceof PlanRecord.ProgramPid p) return le(4).putInt(p.pid()).array();
+        if (r instanceof PlanRecord.Decisions d) return le(4).putInt(d.filter()).array();
+        if (r instanceof PlanRecord.Canary c) {
+            byte[] read = utf8(c.readPath()), write = utf8(c.writePath());
+            return le(16 + read.length + write.length).putInt(c.kinds()).putInt(c.port()).putInt(c.syscall())
+                    .putInt(read.length).put(read).put(write).array();
+        }
         if (r instanceof PlanRecord.CgroupJoin c) return utf8(c.procsFile());
         if (r instanceof PlanRecord.Rlimit l) return le(20).putInt(l.resource()).putLong(l.soft()).putLong(l.hard()).array();
         if (r instanceof PlanRecord.LandlockRuleset l) {

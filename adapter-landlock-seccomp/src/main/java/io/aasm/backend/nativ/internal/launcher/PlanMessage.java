@@ -43,6 +43,10 @@ public record PlanMessage(List<PlanRecord> records) {
         }
         public Builder dropCaps() { return add(new PlanRecord.DropCaps()); }
         public Builder programPid(int pid) { return add(new PlanRecord.ProgramPid(pid)); }
+        public Builder decisions(int filter) { return add(new PlanRecord.Decisions(filter)); }
+        public Builder canary(int kinds, int port, int syscall, String readPath, String writePath) {
+            return add(new PlanRecord.Canary(kinds, port, syscall, readPath, writePath));
+        }
         public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
         public Builder relayTcpPort(int port) { return add(new PlanRecord.RelayTcpPort(port)); }
         public Builder relayUdpPort(int port) { return add(new PlanRecord.RelayUdpPort(port)); }

@@ -20,7 +20,7 @@ public sealed interface PlanRecord {
             RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
-    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, KEEP_FD = 0x60, SIGNALS = 0x61;
+    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, CANARY = 0x54, DECISIONS = 0x55, KEEP_FD = 0x60, SIGNALS = 0x61;
 
     record Program(String path) implements PlanRecord {
         public Program { Objects.requireNonNull(path); }
@@ -129,6 +129,22 @@ public sealed interface PlanRecord {
     /** The pid the program gets in its new pid namespace (another one if taken). */
     record ProgramPid(int pid) implements PlanRecord {
         public int type() { return PROGRAM_PID; }
+    }
+
+    /**
+     * The boundary tested from inside before execve (PROTOCOL.md "Canaries"): {@code kinds} is the bit mask,
+     * the paths and port the FS_READ, FS_WRITE and EGRESS attempts use, {@code syscall} the SYSCALL one's.
+     */
+    record Canary(int kinds, int port, int syscall, String readPath, String writePath) implements PlanRecord {
+        public int type() { return CANARY; }
+    }
+
+    /**
+     * Record each denial of SECCOMP program number {@code filter} (0-based): its EPERM answers become
+     * notifications that init answers EPERM itself, counting them (PROTOCOL.md "Decisions").
+     */
+    record Decisions(int filter) implements PlanRecord {
+        public int type() { return DECISIONS; }
     }
 
     /** A cBPF program: struct sock_filter[] in native (little-endian) layout, 8 bytes per instruction. */

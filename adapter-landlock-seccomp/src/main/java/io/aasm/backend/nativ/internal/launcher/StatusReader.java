@@ -17,6 +17,8 @@ final class StatusReader implements Runnable {
     final List<String> lines = new ArrayList<>();
     volatile DescriptorInventory descriptors;
     volatile io.aasm.ports.report.ProcessAuthority authority;
+    volatile CanaryOutcome canary;
+    final RecordedDecisions.Builder decisions = new RecordedDecisions.Builder();
     private final Process process;
     private final SocketChannel channel;
     private String finalLine;
@@ -76,6 +78,10 @@ final class StatusReader implements Runnable {
             case "exec-failed" -> start.complete(new StartOutcome.ExecFailed((int) parseLong(f.length > 1 ? f[1] : "-1")));
             case "fds" -> descriptors = parseFds(l.substring(4));
             case "authority" -> authority = parseAuthority(l.substring(10));
+            case "canary" -> canary = new CanaryOutcome.Ran((int) parseLong(f.length > 1 ? f[1] : "0"),
+                    (int) parseLong(f.length > 2 ? f[2] : "0"));
+            case "decisions", "decision", "decisions-unavailable" -> decisions.accept(l);
+            case "canary-unavailable" -> canary = new CanaryOutcome.Unavailable(f.length > 1 ? l.substring(19) : "");
             case "exit", "error" -> finalLine = l;
             default -> { } // unknown lines are kept in the transcript only (forward compatibility)
         }

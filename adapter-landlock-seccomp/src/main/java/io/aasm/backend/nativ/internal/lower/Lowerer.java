@@ -29,14 +29,31 @@ public final class Lowerer {
     private final Routes routes;
     private final SeccompPrograms programs;
     private final List<String> ownState;
+    private final Optional<String> canaryRoot;
+    private final CanaryChooser canaries;
+    private final java.util.function.Function<String, Optional<Integer>> numbers;
 
-    /** {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's. */
-    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
+    /**
+     * {@code ownState}: the backend's own state (probe cache, generated files), protected like aasm's;
+     * {@code canaryRoot}: the folder the file canaries are made in (empty: launches carry no canaries).
+     */
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState,
+                   Optional<String> canaryRoot) {
         this.facts = facts;
         this.compiler = compiler;
         this.routes = new Routes(facts, n -> compiler.map(c -> c.resolve(n).isPresent()).orElse(false));
         this.programs = new SeccompPrograms(facts, compiler);
         this.ownState = List.copyOf(ownState);
+        this.canaryRoot = canaryRoot;
+        this.numbers = n -> compiler.flatMap(c -> {
+            java.util.OptionalInt nr = c.resolve(n);
+            return nr.isPresent() ? Optional.of(nr.getAsInt()) : Optional.empty();
+        });
+        this.canaries = new CanaryChooser(numbers);
+    }
+
+    public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler, List<String> ownState) {
+        this(facts, compiler, ownState, Optional.empty());
     }
 
     public Lowerer(HostFacts facts, Optional<FilterCompiler> compiler) {
@@ -96,11 +113,19 @@ public final class Lowerer {
         if (seccompRefusal.isPresent()) {
             return new Lowering.Refused(sc.owner, seccompRefusal.get());
         }
+        b.deniedCalls = DeniedCalls.of(sc, numbers);
         // Without root, dropping the bounding set (and every namespace) needs a user namespace of our own.
         if (!facts.root()) {
             b.namespaces.add(Namespace.USER);
         }
         b.authority = new NativePlan.Authority(true, true, b.namespaces.contains(Namespace.PID));
+        if (canaryRoot.isPresent()) {
+            List<Integer> reachable = new ArrayList<>(b.relayTcpPorts);
+            if (b.landlock != null) {
+                b.landlock.ports().forEach(p -> reachable.add(p.port()));
+            }
+            b.canaries = canaries.choose(requirements, fs, canaryRoot, reachable);
+        }
         return new Lowering.Lowered(b.build());
     }
 

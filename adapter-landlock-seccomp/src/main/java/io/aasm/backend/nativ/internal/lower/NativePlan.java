@@ -34,7 +34,9 @@ public record NativePlan(
         Map<CapabilityDomain, List<String>> installed,
         List<Integer> relayTcpPorts,
         List<Integer> relayUdpPorts,
-        Authority authority) {
+        Authority authority,
+        Optional<Canaries> canaries,
+        DeniedCalls deniedCalls) {
     public NativePlan {
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
@@ -46,6 +48,8 @@ public record NativePlan(
         Objects.requireNonNull(view);
         generatedFiles = Map.copyOf(generatedFiles);
         Objects.requireNonNull(authority);
+        Objects.requireNonNull(canaries);
+        Objects.requireNonNull(deniedCalls);
         rlimits = Map.copyOf(rlimits);
         cgroupLimits = List.copyOf(cgroupLimits);
         Objects.requireNonNull(wallClockSeconds);
@@ -124,6 +128,8 @@ public record NativePlan(
         final List<Integer> relayTcpPorts = new ArrayList<>();
         final List<Integer> relayUdpPorts = new ArrayList<>();
         Authority authority = new Authority(true, true, false);
+        Optional<Canaries> canaries = Optional.empty();
+        DeniedCalls deniedCalls = DeniedCalls.none();
 
         public Builder(String program, List<String> argv, String cwd, Map<String, String> env) {
             this.program = program;
@@ -140,7 +146,7 @@ public record NativePlan(
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
-                    relayTcpPorts, relayUdpPorts, authority);
+                    relayTcpPorts, relayUdpPorts, authority, canaries, deniedCalls);
         }
     }
 }

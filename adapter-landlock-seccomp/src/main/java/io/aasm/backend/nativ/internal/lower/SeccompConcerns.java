@@ -28,6 +28,12 @@ final class SeccompConcerns {
         namesStated = true;
     }
 
+    /** Who a denied socket call speaks for: egress when it is stated, else name resolution's UDP rule. */
+    Optional<CapabilityDomain> socketOwner() {
+        return egress ? Optional.of(CapabilityDomain.NETWORK_EGRESS)
+                : namesStated ? Optional.of(CapabilityDomain.NAME_RESOLUTION) : Optional.empty();
+    }
+
     /**
      * {@code ownNetwork}: the program has a network namespace of its own, whose loopback it may use for TCP
      * and UDP alike since nothing routes out of it.

@@ -23,6 +23,7 @@ public final class Launch {
     private final PlanMessage message;
     private final CgroupPlacement cgroups;
     private final PreparedFiles files;
+    private final Optional<CanaryWitness> canaries;
     private LauncherProcess process;
     private StartOutcome start;
     private ExitDisposition disposition;
@@ -30,10 +31,21 @@ public final class Launch {
     private long startedAtNanos;
 
     public Launch(NativePlan plan, PlanMessage message, CgroupPlacement cgroups, PreparedFiles files) {
+        this(plan, message, cgroups, files, Optional.empty());
+    }
+
+    public Launch(NativePlan plan, PlanMessage message, CgroupPlacement cgroups, PreparedFiles files,
+                  Optional<CanaryWitness> canaries) {
         this.plan = plan;
         this.message = message;
         this.cgroups = cgroups;
         this.files = files;
+        this.canaries = canaries;
+    }
+
+    /** The supervisor's side of the canaries this launch carried, if any. */
+    public Optional<CanaryWitness> canaries() {
+        return canaries;
     }
 
     /** Whether the tree was placed in a cgroup the supervisor empties at teardown. */
@@ -59,6 +71,15 @@ public final class Launch {
             throw e;
         }
         start = process.awaitStart();
+        if (start instanceof StartOutcome.Started && canaries.isPresent()) {
+            // What the launcher saw denied is checked from outside too: nothing made, nothing reached.
+            Optional<String> escaped = canaries.get().escapedFromOutside();
+            if (escaped.isPresent()) {
+                process.terminate(false);
+                start = new StartOutcome.Refused("canary_not_denied", escaped.get());
+            }
+        }
+        canaries.ifPresent(CanaryWitness::close);
         files.close(); // bound into the view (or refused): the files are no longer needed
         if (!(start instanceof StartOutcome.Started)) {
             process.waitFor(Duration.ofSeconds(5));
@@ -152,6 +173,7 @@ public final class Launch {
 
     /** Releases the launch's resources; cgroup members still present are killed first. */
     public synchronized void release() {
+        canaries.ifPresent(CanaryWitness::close);
         cgroups.close();
         files.close();
     }

@@ -31,14 +31,18 @@ public final class Launches {
     public Launch prepare(NativePlan plan) throws LaunchException {
         CgroupPlacement cg = CgroupPlacement.none();
         PreparedFiles files = PreparedFiles.none();
+        java.util.Optional<CanaryWitness> canaries = java.util.Optional.empty();
         try {
             // The teardown group only as real root: joining a cgroup2 group unprivileged depends on delegation
             // rules a failed join would turn into a refused launch.
             cg = CgroupPlacement.create(facts.cgroups(), plan.cgroupLimits(), LibC.INSTANCE.geteuid() == 0);
             files = PreparedFiles.create(plan, stateDir);
-            var message = MessageMapper.map(plan, cg, files, LibC.INSTANCE.geteuid(), LibC.INSTANCE.getegid());
-            return new Launch(plan, message, cg, files);
+            canaries = CanaryWitness.open(plan.canaries(), files);
+            var message = MessageMapper.map(plan, cg, files, canaries, LibC.INSTANCE.geteuid(),
+                    LibC.INSTANCE.getegid());
+            return new Launch(plan, message, cg, files, canaries);
         } catch (IOException | RuntimeException e) {
+            canaries.ifPresent(CanaryWitness::close);
             cg.close();
             files.close();
             throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "preparing the launch failed: "

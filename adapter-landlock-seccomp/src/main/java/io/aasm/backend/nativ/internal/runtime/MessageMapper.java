@@ -24,6 +24,11 @@ public final class MessageMapper {
     }
 
     public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files, int uid, int gid) {
+        return map(plan, cgroups, files, java.util.Optional.empty(), uid, gid);
+    }
+
+    public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files,
+                                  java.util.Optional<CanaryWitness> canaries, int uid, int gid) {
         PlanMessage.Builder m = PlanMessage.builder().program(plan.program()).argv(plan.argv()).cwd(plan.workingDirectory());
         plan.environment().forEach(m::env);
         if (plan.authority().newTerminal()) {
@@ -62,9 +67,14 @@ public final class MessageMapper {
         if (plan.authority().randomPid()) {
             m.programPid(ThreadLocalRandom.current().nextInt(PID_FROM, PID_TO));
         }
+        canaries.ifPresent(w -> m.canary(w.mask(), w.port(), w.syscall().map(s -> s.number()).orElse(0),
+                w.readFile().map(Object::toString).orElse(""), w.writeFile().map(Object::toString).orElse("")));
         // The launcher seals every inherited descriptor not listed here, stdio included.
         m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));
+        if (plan.seccomp().size() > 1) {
+            m.decisions(1); // the launch's own program (the baseline, first, answers for itself)
+        }
         m.signals(plan.namespaces().contains(NativePlan.Namespace.PID) ? PlanRecord.SignalTarget.ALL
                 : PlanRecord.SignalTarget.GROUP, SIGHUP, SIGINT, SIGQUIT, SIGTERM);
         return m.build();

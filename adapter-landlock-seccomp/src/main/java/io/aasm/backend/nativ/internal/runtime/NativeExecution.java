@@ -13,6 +13,8 @@ import java.util.Optional;
 public final class NativeExecution implements Execution {
     public static final String BACKEND_ID = "aasm-native";
     private static final int SIGWINCH = 28;
+    /** What the launcher relays to the program as itself (its SIGNALS record) or uses itself (SIGWINCH). */
+    private static final java.util.Set<Integer> RELAYED = java.util.Set.of(1, 2, 3, 15, SIGWINCH);
 
     private final Launch launch;
 
@@ -34,10 +36,13 @@ public final class NativeExecution implements Execution {
         return true;
     }
 
-    /** SIGWINCH goes to the launcher, which copies the caller's window size to the program's terminal. */
+    /**
+     * SIGHUP, SIGINT, SIGQUIT and SIGTERM go to the launcher, which relays each to the program as itself;
+     * SIGWINCH makes it copy the caller's window size to the program's terminal.
+     */
     @Override
     public boolean signal(int signal) {
-        if (launch.disposition().isPresent() || signal != SIGWINCH) {
+        if (launch.disposition().isPresent() || !RELAYED.contains(signal)) {
             return false;
         }
         return launch.process().map(p -> LibC.INSTANCE.kill((int) p.pid(), signal) == 0).orElse(false);

@@ -1,5 +1,6 @@
 package io.aasm.backend.nativ.internal.runtime;
 
+import io.aasm.backend.nativ.internal.lower.Canaries;
 import io.aasm.backend.nativ.internal.lower.NativePlan;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.Optional;
  * Files generated for one launch (hosts, resolv.conf, nsswitch.conf) in a private directory under the
  * backend's state directory, which no launch can write (it is one of the protected paths). The launcher
  * binds them into the view and they are deleted as soon as it has started: the binds keep the contents.
+ * The file canaries of the launch live in the same directory (see {@link CanaryWitness}).
  */
 public record PreparedFiles(Optional<Path> dir) implements AutoCloseable {
     public static PreparedFiles none() {
@@ -19,7 +21,9 @@ public record PreparedFiles(Optional<Path> dir) implements AutoCloseable {
     }
 
     public static PreparedFiles create(NativePlan plan, Path stateDir) throws IOException {
-        if (plan.generatedFiles().isEmpty()) {
+        boolean fileCanaries = plan.canaries().map(c -> c.kinds().contains(Canaries.Kind.FS_READ)
+                || c.kinds().contains(Canaries.Kind.FS_WRITE)).orElse(false);
+        if (plan.generatedFiles().isEmpty() && !fileCanaries) {
             return none();
         }
         Path runs = Files.createDirectories(stateDir.resolve("run"));

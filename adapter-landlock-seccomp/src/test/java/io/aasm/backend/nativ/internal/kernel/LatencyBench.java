@@ -38,6 +38,7 @@ public final class LatencyBench {
         all.add(Harness.req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(64)));
         run(h, "fs+syscall", fsAndSyscall, n);
         run(h, "fs+syscall+net ns+pid/mount ns+ipc+pids cgroup", all, n);
+        canaryCost(b, all, n);
         System.exit(0);
     }
 
@@ -67,6 +68,37 @@ public final class LatencyBench {
         double mp = median(plain) / 1e6;
         System.out.printf("%s: confined median %.2f ms, unconfined ProcessBuilder median %.2f ms, ratio %.1fx, "
                 + "launcher setup (start to execve) median %.2f ms, n=%d%n", label, mc, mp, mc / mp, median(setup) / 1e3, n);
+    }
+
+    /**
+     * What the canaries add: the same launch on a backend with canaries and on one without, interleaved, the
+     * whole launch and the launcher's own start-to-execve time (which holds the canary child).
+     */
+    private static void canaryCost(NativeBackend withCanaries, List<ControlRequirement> reqs, int n) throws Exception {
+        Harness on = new Harness(withCanaries);
+        Harness off = new Harness(new NativeBackend(NativeSettings.defaults().withProbeCacheDir(Harness.cacheDir())
+                .withoutCanaries()));
+        ExecutionSpec spec = new ExecutionSpec("/bin/true", List.of(), "/", IdentityRef.anonymous(), reqs, Map.of(),
+                CredentialPosture.none(), new Stdio.Inherit());
+        long[][] total = new long[2][n];
+        long[][] setup = new long[2][n];
+        for (int i = 0; i < n + 10; i++) {
+            for (int arm = 0; arm < 2; arm++) {
+                long t0 = System.nanoTime();
+                Execution e = (arm == 0 ? on : off).start(spec);
+                e.await();
+                if (i >= 10) {
+                    total[arm][i - 10] = System.nanoTime() - t0;
+                    setup[arm][i - 10] = e.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.INSTALLED)
+                            .map(r -> r.detail().replaceAll(".*setup (\\d+) us.*", "$1")).filter(s -> s.matches("\\d+"))
+                            .mapToLong(Long::parseLong).findFirst().orElse(-1);
+                }
+            }
+        }
+        System.out.printf("canaries: launch median %.2f ms with, %.2f ms without (+%.2f ms); launcher start to execve "
+                + "median %.2f ms with, %.2f ms without (+%.2f ms), n=%d%n", median(total[0]) / 1e6,
+                median(total[1]) / 1e6, (median(total[0]) - median(total[1])) / 1e6, median(setup[0]) / 1e3,
+                median(setup[1]) / 1e3, (median(setup[0]) - median(setup[1])) / 1e3, n);
     }
 
     private static double median(long[] v) {

@@ -66,15 +66,28 @@ public final class PathRules {
         return "paths must be absolute (start with '/'), e.g. /" + raw.replaceFirst("^\\./", "");
     }
 
-    /** Sorted, duplicates and entries inside another entry's subtree removed. */
+    /**
+     * Sorted, duplicates and entries inside another entry's subtree removed. Linear in the number of
+     * paths times their depth: each path looks up its own ancestors, never every kept entry.
+     */
     public static List<String> collapse(Collection<String> paths) {
         List<String> kept = new ArrayList<>();
+        java.util.Set<String> keptSet = new java.util.HashSet<>();
         for (String p : new TreeSet<>(paths)) {
-            boolean covered = kept.stream().anyMatch(k -> k.equals("/") || p.equals(k) || p.startsWith(k + "/"));
-            if (!covered) {
+            if (!keptSet.contains("/") && !keptSet.contains(p) && !ancestorIn(p, keptSet)) {
                 kept.add(p);
+                keptSet.add(p);
             }
         }
         return kept;
+    }
+
+    private static boolean ancestorIn(String path, java.util.Set<String> set) {
+        for (int i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) {
+            if (set.contains(path.substring(0, i))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

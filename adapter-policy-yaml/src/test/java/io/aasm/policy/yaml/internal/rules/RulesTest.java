@@ -30,6 +30,22 @@ class RulesTest {
         assertEquals(List.of("/workspace", "/workspace-other"),
                 PathRules.collapse(List.of("/workspace/src", "/workspace-other", "/workspace", "/workspace")));
         assertEquals(List.of("/"), PathRules.collapse(List.of("/usr", "/", "/etc")));
+        // '-' sorts before '/': an unrelated sibling between a folder and its child must not hide the child's
+        // ancestor, nor be taken for one.
+        assertEquals(List.of("/a", "/a-b"), PathRules.collapse(List.of("/a/b/c", "/a-b/c", "/a-b", "/a", "/a/b")));
+        assertEquals(List.of("/a-b/c", "/a/b"), PathRules.collapse(List.of("/a/b/c", "/a-b/c", "/a/b")));
+    }
+
+    @Test
+    void collapseKeepsOnlyTheOutermostOfManyPaths() {
+        List<String> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            many.add("/s/p" + i + "/x");
+            many.add("/s/p" + i);
+        }
+        List<String> kept = PathRules.collapse(many);
+        assertEquals(10_000, kept.size());
+        assertTrue(kept.stream().noneMatch(p -> p.endsWith("/x")));
     }
 
     @ParameterizedTest

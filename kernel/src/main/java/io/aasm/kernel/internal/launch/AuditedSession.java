@@ -1,0 +1,59 @@
+package io.aasm.kernel.internal.launch;
+
+import io.aasm.kernel.internal.audit.Auditor;
+import io.aasm.kernel.internal.audit.LaunchFacts;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.TerminationRequest;
+import io.aasm.ports.kernel.LaunchSession;
+import io.aasm.ports.report.IsolationReport;
+import java.util.Optional;
+
+/**
+ * A session whose end is recorded in the audit log before {@link #await()} returns: the caller learns the
+ * program's status only once its record is on disk (or why it is not).
+ */
+public final class AuditedSession implements LaunchSession {
+    private final LaunchSession session;
+    private final Auditor auditor;
+    private final LaunchFacts facts;
+    private Optional<String> problem = Optional.empty();
+    private boolean recorded;
+
+    public AuditedSession(LaunchSession session, Auditor auditor, LaunchFacts facts) {
+        this.session = session;
+        this.auditor = auditor;
+        this.facts = facts;
+    }
+
+    @Override
+    public ExitDisposition await() throws InterruptedException {
+        ExitDisposition done = session.await();
+        synchronized (this) {
+            if (!recorded) {
+                recorded = true;
+                problem = auditor.record(facts, session.postRunReport());
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public boolean terminate(TerminationRequest request) {
+        return session.terminate(request);
+    }
+
+    @Override
+    public boolean signal(int signal) {
+        return session.signal(signal);
+    }
+
+    @Override
+    public IsolationReport postRunReport() {
+        return session.postRunReport();
+    }
+
+    @Override
+    public synchronized Optional<String> auditProblem() {
+        return problem;
+    }
+}
