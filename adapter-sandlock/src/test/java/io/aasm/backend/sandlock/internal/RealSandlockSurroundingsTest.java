@@ -67,6 +67,21 @@ class RealSandlockSurroundingsTest {
 
     @Test
     void writesOpenedForAnUnstatedDomainStayOffAasmsOwnPaths() throws Exception {
+        // Not under /tmp: every entry beside the way down to aasm's paths is granted by name, and sandlock
+        // refuses to start when one vanished before it opened it (other builds' /tmp/junit-* folders do).
+        Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "own-paths-").toRealPath();
+        try {
+            besideAasmsOwnPaths(quiet);
+        } finally {
+            try (var walk = Files.walk(quiet)) {
+                for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(q);
+                }
+            }
+        }
+    }
+
+    private void besideAasmsOwnPaths(Path dir) throws Exception {
         Path install = Files.createDirectories(dir.resolve("aasm-home/lib"));
         Path beside = Files.createDirectories(dir.resolve("project"));
         ExecutionSpec spec = new ExecutionSpec("/bin/sh", List.of("-c", "sh -c 'echo planted > " + install.resolve("x")
