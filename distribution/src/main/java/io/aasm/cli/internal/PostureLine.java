@@ -13,8 +13,17 @@ final class PostureLine {
     }
 
     static String of(IsolationReport report, int status) {
+        return line(posture(report), report, status);
+    }
+
+    /** The line of a launch that failed before its program ran (the report is the pre-launch one). */
+    static String notStarted(IsolationReport report, int status) {
+        return line("NOT_STARTED", report, status);
+    }
+
+    private static String line(String posture, IsolationReport report, int status) {
         long prevention = report.domains().stream().filter(d -> d.state() instanceof ControlState.Prevention).count();
-        return "posture=" + posture(report)
+        return "posture=" + posture
                 + " backend=" + report.backend().map(BackendIdentity::id).orElse("none")
                 + " prevention=" + prevention + "/" + report.domains().size()
                 + " exit=" + status;

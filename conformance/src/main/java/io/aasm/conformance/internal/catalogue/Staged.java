@@ -21,11 +21,13 @@ import java.util.Optional;
  *
  * <p>{@code stdio} is what the launch's standard streams are (the suite's own unless a scenario needs,
  * say, a terminal); {@code audit} reads what the action recorded against the post-run report and lists
- * every way the report contradicts it (judged untruthful).
+ * every way the report contradicts it (judged untruthful). {@code mediated} false launches both runs with
+ * transport mediation switched off ({@code --no-proxy}): for scenarios about a boundary's own egress routes
+ * (the {@code none} column never mediates, so it shows what the action does unhindered).
  */
 public record Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script,
                      Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature, Stdio stdio,
-                     Audit audit, List<String> otherDenials) {
+                     Audit audit, boolean mediated, List<String> otherDenials) {
 
     public Staged {
         Objects.requireNonNull(hostilePolicy);
@@ -50,23 +52,29 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
     public Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script, Observation effect,
                   Chore reset, Chore cleanup, Optional<String> denialSignature) {
         this(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                new Stdio.Inherit(), post -> List.of(), List.of());
+                new Stdio.Inherit(), post -> List.of(), true, List.of());
     }
 
     public Staged withStdio(Stdio s) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                s, audit, otherDenials);
+                s, audit, mediated, otherDenials);
     }
 
     public Staged withAudit(Audit a) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, a, otherDenials);
+                stdio, a, mediated, otherDenials);
+    }
+
+    /** Both runs without transport mediation: the scenario is about the boundary's own egress routes. */
+    public Staged withoutMediation() {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, audit, false, otherDenials);
     }
 
     /** The same, also recognising {@code more} as the action's critical step refused. */
     public Staged withOtherDenials(String... more) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, audit, List.of(more));
+                stdio, audit, mediated, List.of(more));
     }
 
     /** Every diagnostic that means the critical step was refused, the first one first. */

@@ -24,7 +24,7 @@ class ConformanceCommandTest {
 
     @Test
     void anUnknownFamilyNamesTheFamilies() throws Exception {
-        assertEquals("unknown family 'nope'; families: domains, surroundings",
+        assertEquals("unknown family 'nope'; families: domains, surroundings, mediation",
                 command.conformance("--family", "nope", "--backend", "none"));
     }
 }
