@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * with a resident kernel running on a private runtime directory. Inside an installation the family also
  * hosts its distribution-level scenarios (requests to a resident kernel from inside a boundary, the stop
  * frame, {@code bin/aasm} run from inside). Every scenario must have a verdict on aasm-native and none
- * may fail; {@code none} may prevent nothing. Once as the invoking user, once as uid 65534.
+ * may fail; {@code none} may prevent nothing. Once as the invoking user, once as uid 65534. The same on
+ * sandlock where the distribution finds its executable (as the backend does), both users too.
  */
 class SurroundingsConformanceIT {
     static final Path PINNED = Path.of("..", ".ci", "conformance-scenarios.txt");
@@ -33,6 +34,28 @@ class SurroundingsConformanceIT {
             "--clear-groups");
 
     record Cell(String scenario, String backend, String outcome, boolean fails, String line) {
+    }
+
+    /** Whether the distribution finds a sandlock executable: AA_SANDLOCK_BIN, else {@code sandlock} on PATH. */
+    static boolean sandlockFound() {
+        String bin = System.getenv("AA_SANDLOCK_BIN");
+        return bin != null && Files.isExecutable(Path.of(bin)) || java.util.Arrays.stream(System.getenv()
+                .getOrDefault("PATH", "").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "sandlock")));
+    }
+
+    @Test
+    void theFamilyHoldsOnSandlockFromTheBuiltDistribution() throws Exception {
+        Assumptions.assumeTrue(sandlockFound(), "environment cannot host this check: no sandlock executable"
+                + " (set AA_SANDLOCK_BIN)");
+        ResidentKernel kernel = ResidentKernel.prepare();
+        kernel.startHere(Map.of());
+        try {
+            Map<String, String> env = new HashMap<>(kernel.env());
+            env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            judge(runFamily(List.of(), Aasm.tempDir("surr-sandlock-cwd"), env, "sandlock"), true, "sandlock");
+        } finally {
+            kernel.close();
+        }
     }
 
     @Test
@@ -92,6 +115,9 @@ class SurroundingsConformanceIT {
         assertEquals(0, start.exit(), start.toString());
         try {
             judge(runFamily(NOBODY, base.resolve("home"), env, "aasm-native"), false, "aasm-native");
+            if (sandlockFound()) {
+                judge(runFamily(NOBODY, base.resolve("home"), env, "sandlock"), false, "sandlock");
+            }
         } finally {
             Aasm.command(base.resolve("home"), env, asNobody(List.of(aasm, "daemon", "stop")));
         }
