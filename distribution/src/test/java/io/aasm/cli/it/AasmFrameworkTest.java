@@ -86,7 +86,7 @@ public class AasmFrameworkTest {
         opts.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
         opts.add(frameworkProperty("aasm.home").value(Bundles.ROOT.resolve("distribution/src/dist").toString()));
-        opts.add(frameworkProperty("aasm.auto.walk").value("sandlock,aasm-native,aasm-macos-vm"));
+        opts.add(frameworkProperty("aasm.auto.walk").value("sandlock,aasm-native,aasm-container,aasm-qemu-vm,aasm-macos-vm"));
         opts.add(junitBundles());
         opts.add(cleanCaches());
         return options(opts.toArray(new Option[0]));
@@ -99,7 +99,8 @@ public class AasmFrameworkTest {
         }
         assertEquals("one yaml policy source", 1,
                 context.getServiceReferences(PolicySource.class, "(aasm.policy.format=yaml)").size());
-        assertEquals(List.of("sandlock", "aasm-native", "aasm-macos-vm"), kernel.autoWalkOrder().subList(0, 3));
+        assertEquals(List.of("sandlock", "aasm-native", "aasm-container", "aasm-qemu-vm", "aasm-macos-vm"),
+                kernel.autoWalkOrder().subList(0, 5));
     }
 
     @Test
@@ -107,8 +108,7 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        // the order this framework was configured with (aasm.auto.walk above), then the rest
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm (then other"));
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 
