@@ -93,7 +93,7 @@ final class ExecRun {
             int status = statusOf(e.kind());
             io.err().println("aasm: " + e.getMessage());
             status = writeReport(preLaunch) ? status : ExitCodes.FAILED_BEFORE_START;
-            summary(preLaunch, status);
+            io.err().println("aasm: " + PostureLine.notStarted(preLaunch, status));
             return status;
         }
         SignalForwarder.install(io, session);

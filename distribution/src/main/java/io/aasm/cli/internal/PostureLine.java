@@ -13,8 +13,20 @@ final class PostureLine {
     }
 
     static String of(IsolationReport report, int status) {
+        return line(posture(report), report, status);
+    }
+
+    /**
+     * For a launch the kernel could not start (it threw; there is no post-run report, only the pre-launch
+     * one, whose posture describes the boundary as planned, not a program that ran in it).
+     */
+    static String notStarted(IsolationReport preLaunch, int status) {
+        return line("NOT_STARTED", preLaunch, status);
+    }
+
+    private static String line(String posture, IsolationReport report, int status) {
         long prevention = report.domains().stream().filter(d -> d.state() instanceof ControlState.Prevention).count();
-        return "posture=" + posture(report)
+        return "posture=" + posture
                 + " backend=" + report.backend().map(BackendIdentity::id).orElse("none")
                 + " prevention=" + prevention + "/" + report.domains().size()
                 + " exit=" + status;
