@@ -51,6 +51,11 @@ public final class BenchDriver {
             }
 
             @Override
+            public String[] protected_paths() {
+                return new String[0]; // the harness's own files are not the subject of these measurements
+            }
+
+            @Override
             public Class<? extends Annotation> annotationType() {
                 return KernelConfig.class;
             }

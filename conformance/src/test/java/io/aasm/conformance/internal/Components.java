@@ -47,6 +47,31 @@ public final class Components {
         }
     }
 
+    /** The real transport mediator (the supervisor's proxy), or why it could not be constructed here. */
+    static Optional<io.aasm.ports.transport.TransportMediator> mediator(StringBuilder why) {
+        try {
+            Class<?> config = Class.forName("io.aasm.transport.proxy.internal.ProxyConfig");
+            Class<?> mediator = Class.forName("io.aasm.transport.proxy.internal.ProxyMediator");
+            return Optional.of((io.aasm.ports.transport.TransportMediator) mediator.getConstructor(config)
+                    .newInstance(defaults(config)));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("the transport mediator could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
+    /** {@code aasm-qemu-vm} with its defaults (state and probes under $XDG_CACHE_HOME, image from the kernel package). */
+    static Optional<IsolationBackend> qemuVmBackend(StringBuilder why) {
+        try {
+            Class<?> config = Class.forName("io.aasm.backend.vm.internal.QemuVmConfig");
+            Class<?> backend = Class.forName("io.aasm.backend.vm.internal.QemuVmBackend");
+            return Optional.of((IsolationBackend) backend.getConstructor(config).newInstance(defaults(config)));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("aasm-qemu-vm could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
     static void bind(KernelComponent k, String id, IsolationBackend b) {
         k.addBackend(b, Map.of("aasm.backend.id", id));
     }

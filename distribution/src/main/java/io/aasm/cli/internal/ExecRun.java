@@ -61,7 +61,7 @@ final class ExecRun {
         IsolationKernel kernel = inv.kernel();
         LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
-                io.stdio());
+                io.stdio(), !cmd.noProxy);
         LaunchDecision decision = kernel.decide(request);
         if (decision instanceof LaunchDecision.PolicyRejected rejected) {
             return policyRejected(rejected);

@@ -19,11 +19,13 @@ import java.util.Optional;
  *
  * <p>{@code stdio} is what the launch's standard streams are (the suite's own unless a scenario needs,
  * say, a terminal); {@code audit} reads what the action recorded against the post-run report and lists
- * every way the report contradicts it (judged untruthful).
+ * every way the report contradicts it (judged untruthful). {@code mediated} false launches both runs with
+ * transport mediation switched off ({@code --no-proxy}): for scenarios about a boundary's own egress routes
+ * (the {@code none} column never mediates, so it shows what the action does unhindered).
  */
 public record Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script,
                      Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature, Stdio stdio,
-                     Audit audit) {
+                     Audit audit, boolean mediated) {
 
     public Staged {
         Objects.requireNonNull(hostilePolicy);
@@ -44,17 +46,23 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
     public Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script, Observation effect,
                   Chore reset, Chore cleanup, Optional<String> denialSignature) {
         this(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                new Stdio.Inherit(), post -> List.of());
+                new Stdio.Inherit(), post -> List.of(), true);
     }
 
     public Staged withStdio(Stdio s) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                s, audit);
+                s, audit, mediated);
     }
 
     public Staged withAudit(Audit a) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, a);
+                stdio, a, mediated);
+    }
+
+    /** Both runs without transport mediation: the scenario is about the boundary's own egress routes. */
+    public Staged withoutMediation() {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, audit, false);
     }
 
     /** Observes the effect after the launch ended and its tree was torn down. */

@@ -17,6 +17,7 @@ import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicySource;
 import io.aasm.ports.report.ReportRenderer;
+import io.aasm.ports.transport.TransportMediator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,7 @@ public final class KernelComponent implements IsolationKernel {
     private volatile List<InstalledBackend> backends = List.of();
     private volatile List<PolicySource> sources = List.of();
     private volatile List<Map.Entry<String, ReportRenderer>> renderers = List.of();
+    private volatile List<TransportMediator> mediators = List.of();
 
     @Activate
     public KernelComponent(KernelConfig config, BundleContext context) {
@@ -97,6 +99,19 @@ public final class KernelComponent implements IsolationKernel {
 
     public synchronized void removePolicySource(PolicySource source) {
         sources = sources.stream().filter(s -> s != source).toList();
+    }
+
+    /** Transport mediators; the first bound is used (a launch that needs one is refused without any). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addMediator(TransportMediator mediator) {
+        List<TransportMediator> next = new ArrayList<>(mediators);
+        next.add(mediator);
+        mediators = List.copyOf(next);
+    }
+
+    public synchronized void removeMediator(TransportMediator mediator) {
+        mediators = mediators.stream().filter(m -> m != mediator).toList();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -143,12 +158,12 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        return decider.decide(request, sources, backends, walkOrder, protectedPaths);
+        return decider.decide(request, sources, backends, walkOrder, protectedPaths, !mediators.isEmpty());
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
-        return launcher.launch(decision, backends);
+        return launcher.launch(decision, backends, mediators.stream().findFirst());
     }
 
     @Override
