@@ -1,7 +1,8 @@
 """The warm in-JVM arm: compiles java/BenchDriver.java against the module jars and keeps one JVM running."""
 import fcntl, glob, os, shutil, subprocess
 
-MODULES = ["ports", "kernel", "adapter-policy-yaml", "adapter-landlock-seccomp", "adapter-sandlock"]
+MODULES = ["ports", "kernel", "adapter-policy-yaml", "adapter-landlock-seccomp", "adapter-sandlock",
+           "adapter-container"]
 VERSION = "0.1.0-SNAPSHOT"
 
 
@@ -34,7 +35,7 @@ def classpath(repo, dist, snapshot_dir):
 
 
 class Driver:
-    def __init__(self, bench_dir, repo, dist, policy, work, log_path, env):
+    def __init__(self, bench_dir, repo, dist, policy, work, log_path, env, container_policy=None):
         cls_dir = os.path.join(work, "driver-classes")
         cp = classpath(repo, dist, os.path.join(work, "driver-jars"))
         src = os.path.join(bench_dir, "java", "io", "aasm", "bench", "BenchDriver.java")
@@ -49,7 +50,8 @@ class Driver:
         shell = 'exec "$@" 3<&%d 4>&%d %d<&- %d>&-' % (req_r, resp_w, req_r, resp_w)
         self._log = open(log_path, "ab")
         self.proc = subprocess.Popen(["/bin/bash", "-c", shell, "bash", "java", "-cp", cls_dir + ":" + cp,
-                                      "io.aasm.bench.BenchDriver", policy], pass_fds=(req_r, resp_w),
+                                      "io.aasm.bench.BenchDriver", policy] + ([container_policy] if container_policy
+                                                                               else []), pass_fds=(req_r, resp_w),
                                      stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, env=env)
         os.close(req_r)
         os.close(resp_w)

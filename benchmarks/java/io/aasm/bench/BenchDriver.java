@@ -1,5 +1,7 @@
 package io.aasm.bench;
 
+import io.aasm.backend.container.internal.ContainerBackend;
+import io.aasm.backend.container.internal.Settings;
 import io.aasm.backend.nativ.internal.NativeBackend;
 import io.aasm.backend.nativ.internal.NativeSettings;
 import io.aasm.backend.sandlock.internal.SandlockBackend;
@@ -29,21 +31,24 @@ import java.util.Optional;
 
 /**
  * The warm in-JVM arms of the benchmark harness. One JVM builds the kernel, the YAML policy source
- * and the aasm-native and sandlock backends by their constructors (as DS would) and then serves timing
- * requests. The sandlock backend finds its executable through AA_SANDLOCK_BIN, as in a user's JVM.
+ * and the aasm-native, sandlock and aasm-container backends by their constructors (as DS would) and then
+ * serves timing requests. The container backend finds its engine through DOCKER_HOST and runs under its own
+ * policy (the bench policy with no egress, METHODOLOGY.md amendment 3), the second argument. The sandlock backend finds its executable through AA_SANDLOCK_BIN, as in a user's JVM.
  * The protocol runs on fds 3 (requests) and 4 (answers), because stdout/stderr are inherited by the
  * launched programs and must not carry protocol bytes.
  *
  * Request: {@code run<TAB>mode<TAB>count<TAB>cwd<TAB>argv0<TAB>argv1...} with mode {@code kernel}
  * (decide + launch + await on aasm-native, confined by --policy), {@code sandlock} (the same, pinned to the
- * sandlock backend) or {@code pb} (plain ProcessBuilder, the T1 baseline).
+ * sandlock backend), {@code container} (pinned to aasm-container, with the container policy) or {@code pb}
+ * (plain ProcessBuilder, the T1 baseline).
  * Answer: {@code ok<TAB>worst-exit<TAB>ms,ms,...} (one wall time per launch) or {@code err<TAB>text}.
  */
 public final class BenchDriver {
     private final KernelComponent kernel;
     private final String policy;
+    private final String containerPolicy;
 
-    private BenchDriver(String policy) {
+    private BenchDriver(String policy, String containerPolicy) {
         KernelConfig config = new KernelConfig() {
             @Override
             public String[] auto_walk() {
@@ -68,15 +73,18 @@ public final class BenchDriver {
         this.kernel.addBackend(new NativeBackend(NativeSettings.defaults()), props);
         this.kernel.addBackend(new SandlockBackend(defaults(SandlockConfig.class)), Map.of("aasm.backend.id",
                 "sandlock", "aasm.backend.ranking", 0));
+        this.kernel.addBackend(new ContainerBackend(Settings.defaults()), Map.of("aasm.backend.id", "aasm-container",
+                "aasm.backend.ranking", 0));
         this.policy = policy;
+        this.containerPolicy = containerPolicy;
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: BenchDriver <policy.yaml>");
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: BenchDriver <policy.yaml> [<container-policy.yaml>]");
             System.exit(2);
         }
-        BenchDriver d = new BenchDriver(args[0]);
+        BenchDriver d = new BenchDriver(args[0], args.length > 1 ? args[1] : args[0]);
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new FileInputStream("/proc/self/fd/3"), StandardCharsets.UTF_8));
              PrintStream out = new PrintStream(new FileOutputStream("/proc/self/fd/4"), true, StandardCharsets.UTF_8)) {
@@ -104,7 +112,11 @@ public final class BenchDriver {
             for (int i = 0; i < count; i++) {
                 long t0 = System.nanoTime();
                 int rc = f[1].equals("pb") ? direct(f[3], argv)
-                        : confined(f[3], argv, f[1].equals("sandlock") ? "sandlock" : NativeBackend.ID);
+                        : confined(f[3], argv, switch (f[1]) {
+                            case "sandlock" -> "sandlock";
+                            case "container" -> "aasm-container";
+                            default -> NativeBackend.ID;
+                        });
                 times[i] = System.nanoTime() - t0;
                 worst = Math.max(worst, rc);
             }
@@ -124,8 +136,10 @@ public final class BenchDriver {
     }
 
     private int confined(String cwd, List<String> argv, String backend) throws Exception {
-        LaunchRequest req = new LaunchRequest(Optional.of(IsolationClass.PROCESS), Optional.of(backend),
-                Optional.of(policy), argv.get(0), new ArrayList<>(argv.subList(1, argv.size())), cwd,
+        boolean container = backend.equals("aasm-container");
+        LaunchRequest req = new LaunchRequest(Optional.of(container ? IsolationClass.CONTAINER : IsolationClass.PROCESS),
+                Optional.of(backend), Optional.of(container ? containerPolicy : policy), argv.get(0),
+                new ArrayList<>(argv.subList(1, argv.size())), cwd,
                 IdentityRef.anonymous(), System.getenv(), new Stdio.Inherit());
         LaunchDecision decision = kernel.decide(req);
         if (!(decision instanceof LaunchDecision.Confined)) {

@@ -60,6 +60,19 @@ public final class Components {
         }
     }
 
+    /** The container backend on whatever engine this host runs (unavailable, with the reason, where none). */
+    static Optional<IsolationBackend> containerBackend(StringBuilder why) {
+        try {
+            Class<?> settings = Class.forName("io.aasm.backend.container.internal.Settings");
+            Object defaults = settings.getMethod("defaults").invoke(null);
+            Class<?> backend = Class.forName("io.aasm.backend.container.internal.ContainerBackend");
+            return Optional.of((IsolationBackend) backend.getConstructor(settings).newInstance(defaults));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("aasm-container could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
     /** {@code aasm-qemu-vm} with its defaults (state and probes under $XDG_CACHE_HOME, image from the kernel package). */
     static Optional<IsolationBackend> qemuVmBackend(StringBuilder why) {
         try {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole catalogue against the real kernel with the real YAML policy source, on aasm-native,
- * sandlock (every cell cannot-host, with the reason, when its executable is missing) and none, run
+ * sandlock (every cell cannot-host, with the reason, when its executable is missing), aasm-container
+ * (every cell cannot-host, with the reason, when no container engine runs here) and none, run
  * once; results go to target/conformance/. Each backend's column is then judged by its own test:
  * any escape under claimed prevention, untruthful report, suite defect, or inconclusive control under
  * a prevention claim fails it; none must let everything escape.
@@ -54,7 +55,11 @@ class ConformanceSuiteTest {
         StringBuilder whyMediator = new StringBuilder();
         Components.mediator(whyMediator).ifPresentOrElse(kernel::addMediator,
                 () -> unconstructible.put("transport-mediator", whyMediator.toString()));
-        backends = new ArrayList<>(List.of("aasm-native", "sandlock", SuiteRunner.NONE));
+        StringBuilder whyContainer = new StringBuilder();
+        Optional<IsolationBackend> container = Components.containerBackend(whyContainer);
+        container.ifPresentOrElse(b -> Components.bind(kernel, "aasm-container", b),
+                () -> unconstructible.put("aasm-container", whyContainer.toString()));
+        backends = new ArrayList<>(List.of("aasm-native", "sandlock", "aasm-container", SuiteRunner.NONE));
         String only = System.getProperty("aasm.conformance.backends", "");
         if (List.of(only.split(",")).contains(QEMU_VM)) {
             // opt-in until its column is green and within CI's budget (docs/vm.md): about two guests a scenario
@@ -110,6 +115,11 @@ class ConformanceSuiteTest {
     @Test
     void sandlockHoldsEveryClaim() {
         assertHolds("sandlock");
+    }
+
+    @Test
+    void containerHoldsEveryClaim() {
+        assertHolds("aasm-container");
     }
 
     @Test

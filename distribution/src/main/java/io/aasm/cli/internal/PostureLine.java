@@ -16,12 +16,9 @@ final class PostureLine {
         return line(posture(report), report, status);
     }
 
-    /**
-     * For a launch the kernel could not start (it threw; there is no post-run report, only the pre-launch
-     * one, whose posture describes the boundary as planned, not a program that ran in it).
-     */
-    static String notStarted(IsolationReport preLaunch, int status) {
-        return line("NOT_STARTED", preLaunch, status);
+    /** The line of a launch that failed before its program ran (the report is the pre-launch one). */
+    static String notStarted(IsolationReport report, int status) {
+        return line("NOT_STARTED", report, status);
     }
 
     private static String line(String posture, IsolationReport report, int status) {

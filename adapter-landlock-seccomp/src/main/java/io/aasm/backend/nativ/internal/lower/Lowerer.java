@@ -188,6 +188,11 @@ public final class Lowerer {
         fs.privateDirs().forEach(d -> ll.implicitFolder(d, LandlockRights.write(ll.abi()) | LandlockRights.READ));
         if (fs.stated()) {
             implicitDevices(ll);
+            if (view.base() == View.Base.EMPTY && !fs.read().orElse(List.of()).isEmpty()) {
+                // The view holds only the granted paths and the folders leading to them, so its folders may be
+                // listed: programs that list or walk from / (os.listdir("/"), find /) work as on the host.
+                ll.implicit("/", LandlockRights.READ_DIR);
+            }
             generatedEtc.forEach(name -> ll.implicit("/etc/" + name, LandlockRights.READ_FILE));
             CapabilityDomain owner = fs.read().isPresent() ? CapabilityDomain.FILESYSTEM_READ
                     : CapabilityDomain.FILESYSTEM_WRITE;

@@ -76,7 +76,8 @@ public final class Routes {
                 "implicit grants: only the standard device set (" + String.join(", ", ViewPlanner.DEVICES)
                         + ", a private /dev/pts, /dev/ptmx and /dev/shm) and, with name resolution stated, the "
                         + "generated /etc/hosts, /etc/resolv.conf and /etc/nsswitch.conf; the program's own "
-                        + "executable and libraries need grants",
+                        + "executable and libraries need grants; the view's folders can be listed (with reads "
+                        + "granted, they hold only the granted paths and the folders leading to them)",
                 "pathname unix sockets inside the grants can be connected to (Landlock ABI <= 7 does not check "
                         + "connect)",
                 "aasm's own install, cache and runtime directory are read-only inside the boundary; a write grant "
