@@ -46,9 +46,15 @@ def main():
             os.write(master, b"stty size\n")
             result["size"] = bool(read_until(master, "33 77", 20, log))
             set_size(master, 40, 100)  # the kernel sends SIGWINCH to the terminal's foreground group
-            time.sleep(0.5)
-            os.write(master, b"stty size\n")
-            result["resized"] = bool(read_until(master, "40 100", 20, log))
+            # the change travels (client, frame, kernel, the boundary's own terminal) while the shell waits:
+            # ask again until it arrived, for at most 20 s (one answer at 0.5 s failed on a machine at load 20)
+            result["resized"] = False
+            for _ in range(20):
+                time.sleep(0.5)
+                os.write(master, b"stty size\n")
+                if read_until(master, "40 100", 1, log):
+                    result["resized"] = True
+                    break
             os.write(master, b"echo ab-editX\x7f-ok\n")  # DEL erases the X: line editing inside
             result["edited"] = bool(read_until(master, "ab-edit-ok", 20, log))
             os.write(master, b"sleep 100\n")

@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
-import io.aasm.cli.launcher.resident.DaemonControl;
 import io.aasm.cli.launcher.resident.Resident;
 import io.aasm.cli.launcher.resident.ResidentPath;
 import io.aasm.ports.kernel.FrameworkProperties;
@@ -30,8 +29,12 @@ import org.osgi.util.tracker.ServiceTracker;
 /**
  * {@code bin/aasm}: boots embedded Felix, runs one command through the headless entry service of the
  * distribution bundle, stops and exits with the command's status. {@code aasm shell} instead starts
- * the Gogo shell, with FileInstall watching {@code deploy/} and {@code conf/}, and returns when the shell
- * stops the framework. Every mode applies {@code conf/*.cfg} before the kernel starts ({@link ConfStart}).
+ * the Gogo shell and FileInstall and returns when the shell stops the framework; {@code aasm daemon run}
+ * boots the resident kernel's framework and serves until it stops. Those two are the only command words
+ * read here, to choose what to boot: every command, those two included, is defined (options, help,
+ * exit codes) by the picocli layer in the distribution bundle. Every mode applies {@code conf/*.cfg}
+ * before the kernel starts ({@link ConfStart}); the shell and the resident kernel have FileInstall watch
+ * {@code deploy/} and {@code conf/}.
  *
  * <p>The entry service is looked up by JDK types only ({@code ToIntFunction<Map<String,Object>>} with
  * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle. It names framework
@@ -57,14 +60,9 @@ public final class Main {
         PrintStream out = System.out;
         PrintStream err = System.err;
         InputStream in = System.in;
-        if (args.length >= 1 && args[0].equals("daemon") && !DaemonControl.isRun(args)) {
-            // start/stop/status only talk to the resident kernel's socket: no framework needed
-            int code = DaemonControl.control(args, out, err);
-            out.flush();
-            System.exit(code);
-        }
+        // what to boot, not what to do: `shell --help`, `daemon run --bogus` and the rest go to the command layer
         boolean shell = args.length == 1 && args[0].equals("shell");
-        boolean daemon = DaemonControl.isRun(args);
+        boolean daemon = args.length == 2 && args[0].equals("daemon") && args[1].equals("run");
         boolean verbose = System.getenv("AASM_DEBUG") != null;
         int rc = FAILED_BEFORE_START;
         Framework fw = null;
@@ -82,6 +80,7 @@ public final class Main {
                     + Integer.toHexString(home.toString().hashCode()), temp);
             Map<String, Object> config = config(home, version, lease, shell, logger);
             Path sock = ResidentPath.socket();
+            config.put("aasm.resident.path", sock.toString()); // where `aasm daemon …` finds the kernel
             if (daemon) {
                 ResidentPath.prepareDirectory(sock);
                 config.put("aasm.resident.socket", sock.toString());
@@ -126,7 +125,7 @@ public final class Main {
                 fw.waitForStop(0);
                 rc = 0;
             } else if (daemon) {
-                rc = Resident.serve(fw, err);
+                rc = Resident.serve(fw, err, logger.errors);
             } else {
                 rc = runHeadless(fw.getBundleContext(), args, in, out, err, logger);
             }

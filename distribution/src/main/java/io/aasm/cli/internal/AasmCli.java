@@ -1,15 +1,40 @@
 package io.aasm.cli.internal;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine;
 
-/** Builds the picocli command tree shared by both faces (headless CLI and Gogo) and runs one invocation. */
+/**
+ * The one command tree of both faces (headless CLI, resident kernel, Gogo) and the running of one
+ * invocation. Every top-level command is listed once, below; the tree is built per call (picocli's
+ * model holds the parsed values), and only the branch the first argument names, so the resident
+ * kernel's run requests do not pay for building the other commands.
+ */
 final class AasmCli {
+    private static final Map<String, Function<Invocation, CommandLine>> BRANCHES = new LinkedHashMap<>();
+
+    static {
+        BRANCHES.put("run", inv -> new CommandLine(new Commands.Run()).addSubcommand(
+                new CommandLine(new ExecCommand(inv), ExecCommand.factory(inv.reportFormats()))));
+        BRANCHES.put("backends", inv -> new CommandLine(new Commands.Backends(inv)));
+        BRANCHES.put("probe", inv -> new CommandLine(new Commands.Probe(inv)));
+        BRANCHES.put("policy", inv -> new CommandLine(new Commands.Policy())
+                .addSubcommand(new Commands.PolicyCheckCmd(inv)));
+        BRANCHES.put("version", inv -> new CommandLine(new Commands.Version(inv)));
+        BRANCHES.put("shell", inv -> new CommandLine(new Commands.Shell(inv)));
+        BRANCHES.put("daemon", DaemonCommands::tree);
+        BRANCHES.put("conformance", inv -> new CommandLine(new ConformanceCommand(inv)));
+    }
+
     private AasmCli() {
     }
 
-    static int execute(String[] args, Invocation inv) {
-        CommandLine cl = tree(inv);
+    static int execute(Invocation inv) {
+        List<String> args = inv.io().call().args();
+        CommandLine cl = args.isEmpty() || !BRANCHES.containsKey(args.get(0)) ? tree(inv) : tree(inv, args.get(0));
         cl.setOut(new PrintWriter(inv.io().out(), true));
         cl.setErr(new PrintWriter(inv.io().err(), true));
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -26,21 +51,36 @@ final class AasmCli {
             c.getErr().println("aasm: internal error: " + ex);
             return ExitCodes.FAILED_BEFORE_START;
         });
-        return cl.execute(args);
+        return cl.execute(args.toArray(new String[0]));
     }
 
+    /** The whole tree: help, usage errors, completion and man pages. */
     static CommandLine tree(Invocation inv) {
-        CommandLine cl = new CommandLine(new Commands.Top())
-                .addSubcommand(new CommandLine(new Commands.Run()).addSubcommand(
-                        new CommandLine(new ExecCommand(inv), ExecCommand.factory(inv.reportFormats()))))
-                .addSubcommand(new Commands.Backends(inv))
-                .addSubcommand(new Commands.Probe(inv))
-                .addSubcommand(new CommandLine(new Commands.Policy()).addSubcommand(new Commands.PolicyCheckCmd(inv)))
-                .addSubcommand(new Commands.Version(inv))
-                .addSubcommand(new Commands.Shell(inv));
-        cl.getSubcommands().get("run").getSubcommands().get("exec").setStopAtPositional(true);
-        decorate(cl, inv.io().version());
-        return cl;
+        CommandLine top = new CommandLine(new Commands.Top());
+        BRANCHES.values().forEach(b -> top.addSubcommand(b.apply(inv)));
+        finish(top, inv.io().version());
+        return top;
+    }
+
+    /** The top command with one branch: what a command whose name is known needs. */
+    static CommandLine tree(Invocation inv, String branch) {
+        CommandLine top = new CommandLine(new Commands.Top()).addSubcommand(BRANCHES.get(branch).apply(inv));
+        finish(top, inv.io().version());
+        return top;
+    }
+
+    /** The names of the top-level commands, in help order. */
+    static List<String> commands() {
+        return List.copyOf(BRANCHES.keySet());
+    }
+
+    private static void finish(CommandLine top, String version) {
+        decorate(top, version);
+        // set last: picocli applies parser settings to the subcommands present at the time
+        CommandLine run = top.getSubcommands().get("run");
+        if (run != null) {
+            run.getSubcommands().get("exec").setStopAtPositional(true);
+        }
     }
 
     private static void decorate(CommandLine cl, String version) {

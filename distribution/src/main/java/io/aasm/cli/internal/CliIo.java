@@ -13,47 +13,79 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 /**
- * Everything one command invocation talks to, whichever face called it: streams, the caller's
- * environment and working directory, the distribution home (for the default policy), and the signal
- * hand-off of the headless launcher ({@code firstSignal} set by a handler before launch,
- * {@code onSignal} installed by the command once a program runs), and where the program's stdio goes
- * (inherited, or the client's descriptors held by the resident kernel), and aasm's own paths that no
- * launch may write ({@code aasm.protected.paths}, shown by {@code aasm version}).
+ * Everything one command invocation talks to, whichever face called it: the invocation itself
+ * (streams, the caller's environment and working directory, stdio, signal hand-off) and the face's
+ * settings (the distribution home for the default policy, the version, aasm's protected paths, the
+ * resident kernel's socket).
  */
-record CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd,
-             Optional<Path> home, String version, AtomicInteger firstSignal,
-             AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors, Stdio stdio,
-             List<String> protectedPaths) {
-
-    /** The program inherits this process's own stdio (cold CLI, Gogo). */
-    CliIo(InputStream in, PrintStream out, PrintStream err, Map<String, String> env, String cwd, Optional<Path> home,
-          String version, AtomicInteger firstSignal, AtomicReference<IntConsumer> onSignal, List<String> frameworkErrors,
-          List<String> protectedPaths) {
-        this(in, out, err, env, cwd, home, version, firstSignal, onSignal, frameworkErrors, new Stdio.Inherit(),
-                protectedPaths);
+record CliIo(CommandInvocation call, FaceSettings face) {
+    CliIo {
+        Objects.requireNonNull(call);
+        Objects.requireNonNull(face);
     }
 
-    CliIo {
-        Objects.requireNonNull(in);
-        Objects.requireNonNull(out);
-        Objects.requireNonNull(err);
-        env = Map.copyOf(env);
-        Objects.requireNonNull(cwd);
-        Objects.requireNonNull(home);
-        Objects.requireNonNull(version);
-        Objects.requireNonNull(firstSignal);
-        Objects.requireNonNull(onSignal);
-        frameworkErrors = List.copyOf(frameworkErrors);
-        Objects.requireNonNull(stdio);
-        protectedPaths = List.copyOf(protectedPaths);
+    InputStream in() {
+        return call.in();
+    }
+
+    PrintStream out() {
+        return call.out();
+    }
+
+    PrintStream err() {
+        return call.err();
+    }
+
+    Map<String, String> env() {
+        return call.env();
+    }
+
+    String cwd() {
+        return call.cwd();
+    }
+
+    Stdio stdio() {
+        return call.stdio();
+    }
+
+    AtomicInteger firstSignal() {
+        return call.firstSignal();
+    }
+
+    AtomicReference<IntConsumer> onSignal() {
+        return call.onSignal();
+    }
+
+    List<String> frameworkErrors() {
+        return call.frameworkErrors();
+    }
+
+    CommandInvocation.Face callerFace() {
+        return call.caller().face();
+    }
+
+    Optional<Path> home() {
+        return face.home();
+    }
+
+    String version() {
+        return face.version();
+    }
+
+    List<String> protectedPaths() {
+        return face.protectedPaths();
+    }
+
+    Optional<Path> residentSocket() {
+        return face.residentSocket();
     }
 
     /** The default policy shipped in {@code conf/}, when this invocation knows the distribution home. */
     Optional<Path> defaultPolicy() {
-        return home.map(h -> h.resolve("conf").resolve("default-policy.yaml"));
+        return home().map(h -> h.resolve("conf").resolve("default-policy.yaml"));
     }
 
     Path resolve(String path) {
-        return Path.of(cwd).resolve(path).normalize();
+        return Path.of(cwd()).resolve(path).normalize();
     }
 }

@@ -4,7 +4,9 @@ import io.aasm.ports.kernel.BackendStatus;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.PolicyProblem;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,6 +55,10 @@ final class Commands {
     static final class Backends implements Callable<Integer> {
         private final Invocation inv;
 
+        @Option(names = "--json", description = "One JSON document on stdout (schema aasm.backends/1,"
+                + " docs/schema/backends.schema.json) instead of the text view.")
+        boolean json;
+
         Backends(Invocation inv) {
             this.inv = inv;
         }
@@ -61,6 +67,13 @@ final class Commands {
         public Integer call() {
             IsolationKernel k = inv.kernel();
             List<BackendStatus> all = k.backends();
+            if (json) {
+                Map<String, Object> doc = Json.object(BackendJson.BACKENDS_SCHEMA);
+                doc.put("auto_walk", k.autoWalkOrder());
+                doc.put("backends", all.stream().map(BackendJson::backend).toList());
+                inv.io().out().print(Json.render(doc));
+                return ExitCodes.OK;
+            }
             inv.io().out().println("auto walk order: " + String.join(", ", k.autoWalkOrder())
                     + " (then other installed backends by ranking, then id)");
             inv.io().out().println("installed backends: " + all.size());
@@ -81,6 +94,10 @@ final class Commands {
         @Option(names = "--refresh", description = "Re-run the probes and replace the cache.")
         boolean refresh;
 
+        @Option(names = "--json", description = "One JSON document on stdout (schema aasm.probe/1,"
+                + " docs/schema/probe.schema.json) instead of the text view.")
+        boolean json;
+
         Probe(Invocation inv) {
             this.inv = inv;
         }
@@ -89,6 +106,7 @@ final class Commands {
         public Integer call() {
             IsolationKernel k = inv.kernel();
             List<String> ids = backend != null ? List.of(backend) : k.backends().stream().map(BackendStatus::id).toList();
+            List<BackendStatus> probed = new ArrayList<>();
             for (String id : ids) {
                 var status = k.probe(id, refresh);
                 if (status.isEmpty()) {
@@ -96,7 +114,15 @@ final class Commands {
                             + String.join(", ", k.backends().stream().map(BackendStatus::id).toList()));
                     return ExitCodes.FAILED_BEFORE_START;
                 }
-                BackendView.print(inv.io().out(), status.get());
+                probed.add(status.get());
+            }
+            if (json) {
+                Map<String, Object> doc = Json.object(BackendJson.PROBE_SCHEMA);
+                doc.put("refreshed", refresh);
+                doc.put("backends", probed.stream().map(BackendJson::backend).toList());
+                inv.io().out().print(Json.render(doc));
+            } else {
+                probed.forEach(s -> BackendView.print(inv.io().out(), s));
             }
             return ExitCodes.OK;
         }
@@ -110,6 +136,10 @@ final class Commands {
         @Parameters(index = "0", paramLabel = "FILE", description = "The policy file.")
         String file;
 
+        @Option(names = "--json", description = "One JSON document on stdout, valid or not (schema"
+                + " aasm.policy.check/1, docs/schema/policy-check.schema.json); the exit status is the same.")
+        boolean json;
+
         PolicyCheckCmd(Invocation inv) {
             this.inv = inv;
         }
@@ -117,6 +147,10 @@ final class Commands {
         @Override
         public Integer call() {
             PolicyCheck check = inv.kernel().checkPolicy(inv.io().resolve(file).toString());
+            if (json) {
+                inv.io().out().print(PolicyCheckJson.render(check));
+                return check.lowering().isPresent() ? ExitCodes.OK : ExitCodes.POLICY_INVALID;
+            }
             if (check.lowering().isPresent()) {
                 LoweringView.print(inv.io().out(), check.lowering().get());
                 return ExitCodes.OK;
@@ -154,8 +188,8 @@ final class Commands {
 
     @Command(name = "shell", mixinStandardHelpOptions = true,
             description = "Starts the interactive Felix Gogo shell with the aasm:* commands (aasm:run, aasm:backends,"
-                    + " aasm:probe, aasm:policy, aasm:version, aasm:status) and hot deploy from deploy/."
-                    + " Only as `bin/aasm shell`.")
+                    + " aasm:probe, aasm:policy, aasm:version, aasm:daemon, aasm:conformance, aasm:status) and hot"
+                    + " deploy from deploy/. Only as `bin/aasm shell`.")
     static final class Shell implements Callable<Integer> {
         private final Invocation inv;
 

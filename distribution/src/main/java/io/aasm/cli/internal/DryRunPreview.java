@@ -2,13 +2,18 @@ package io.aasm.cli.internal;
 
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.report.IsolationReport;
+import io.aasm.ports.report.ReportRenderer;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * {@code run exec --dry-run}: the sections of a preview, in the reference order. Executes nothing. A
  * refusal is shown as {@code warning:} lines on stderr and the preview goes on (exit 0), so an
- * operator sees the whole picture of what a live run would refuse.
+ * operator sees the whole picture of what a live run would refuse. The two report sections come from
+ * the {@code text} and {@code kv} renderers, which live in optional bundles: a section whose renderer is
+ * not installed says so in place, and the rest of the preview is still printed (a preview that needs no
+ * report file should not fail for want of a report format it was not asked for).
  */
 final class DryRunPreview {
     static final String TEXT_HEADER = "--- execution isolation ---";
@@ -33,6 +38,7 @@ final class DryRunPreview {
             for (String line : refused.message().split("\n")) {
                 inv.io().err().println("warning: " + line);
             }
+            RefusalAdvice.of(refused.report()).forEach(a -> inv.io().err().println("warning: hint: " + a));
             inv.io().err().println("warning: a live aasm run with these flags would refuse to launch.");
         }
         out.println("--- aasm run dry-run ---");
@@ -41,8 +47,8 @@ final class DryRunPreview {
         ProtectionSection.print(out, decision, cmd.noProxy);
         out.println("--- policy ---");
         out.println("policy: " + policy + (defaultPolicy ? " (distribution default; pass --policy FILE to choose another)" : ""));
-        section(out, TEXT_HEADER, inv.renderer("text").render(report));
-        section(out, KV_HEADER, inv.renderer("kv").render(report));
+        section(out, TEXT_HEADER, "text", report);
+        section(out, KV_HEADER, "kv", report);
         out.println("--- launch command ---");
         out.println("program: " + cmd.program);
         out.println("argument_count: " + cmd.args.size());
@@ -63,7 +69,15 @@ final class DryRunPreview {
     }
 
     /** Renderers may or may not print their own section header; print it exactly once. */
-    private static void section(PrintStream out, String header, String body) {
+    private void section(PrintStream out, String header, String format, IsolationReport report) {
+        Optional<ReportRenderer> renderer = inv.kernel().renderer(format);
+        if (renderer.isEmpty()) {
+            out.println(header);
+            out.println("not shown: no `" + format + "` report renderer is installed ("
+                    + inv.reportFormats().describe() + ")");
+            return;
+        }
+        String body = renderer.get().render(report);
         if (!body.startsWith(header)) {
             out.println(header);
         }

@@ -72,6 +72,7 @@ final class ExecRun {
         }
         if (decision instanceof LaunchDecision.Refused refused) {
             io.err().println("aasm: " + refused.message());
+            RefusalAdvice.of(refused.report()).forEach(a -> io.err().println("aasm: hint: " + a));
             writeReport(refused.report());
             summary(refused.report(), ExitCodes.FAILED_BEFORE_START);
             return ExitCodes.FAILED_BEFORE_START;

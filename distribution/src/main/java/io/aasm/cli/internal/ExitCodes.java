@@ -7,7 +7,11 @@ import java.util.Map;
 final class ExitCodes {
     static final int OK = 0;
     static final int POLICY_INVALID = 1;
+    /** conformance: the suite ran and at least one cell fails. */
+    static final int SUITE_FAILED = 1;
     static final int USAGE = 2;
+    /** daemon status: no resident kernel answers (LSB "program is not running"). */
+    static final int NOT_RUNNING = 3;
     /** sysexits.h EX_IOERR: the program ran and exited 0, but the --report-file could not be written. */
     static final int REPORT_NOT_WRITTEN = 74;
     static final int FAILED_BEFORE_START = 125;
@@ -22,8 +26,9 @@ final class ExitCodes {
         t.put("0", "success (run exec: the program exited 0)");
         t.put("N", "run exec: the program's own exit status");
         t.put("128+N", "run exec: the program was killed by signal N");
-        t.put("1", "policy check: the policy is invalid");
+        t.put("1", "policy check: the policy is invalid; conformance: at least one cell fails");
         t.put("2", "command-line usage error");
+        t.put("3", "daemon status: no resident kernel is running");
         t.put("74", "run exec: the program exited 0 but the --report-file could not be written (a failing program"
                 + " keeps its own status)");
         t.put("125", "aasm refused or failed before the program started (refusal, bad policy, backend error;"

@@ -1,11 +1,13 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.osgi.framework.BundleContext;
@@ -18,10 +20,10 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The Gogo face: {@code aasm:run}, {@code aasm:backends}, {@code aasm:probe}, {@code aasm:policy},
- * {@code aasm:version}, each a thin wrapper over the same command layer as the headless CLI. Gogo
- * redirects System.in/out/err per session (ThreadIO), so the commands print there. The last exit
- * status is kept for {@code aasm:status}. No Gogo type is used, so this bundle
- * resolves without the shell bundles. Immediate, so the last status survives between calls.
+ * {@code aasm:version}, {@code aasm:daemon}, {@code aasm:conformance}, each a thin wrapper over the same
+ * command layer as the headless CLI. Gogo redirects System.in/out/err per session (ThreadIO), so the
+ * commands print there. The last exit status is kept for {@code aasm:status}. No Gogo type is used, so
+ * this bundle resolves without the shell bundles. Immediate, so the last status survives between calls.
  */
 @Component(service = GogoCommands.class, immediate = true, property = {
     "osgi.command.scope=aasm",
@@ -30,31 +32,37 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
     "osgi.command.function=probe",
     "osgi.command.function=policy",
     "osgi.command.function=version",
+    "osgi.command.function=daemon",
+    "osgi.command.function=conformance",
     "osgi.command.function=status"})
 public final class GogoCommands {
-    private final KernelGate gate = new KernelGate();
+    private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
+    private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
     private final ReportFormats formats = new ReportFormats();
-    private final Optional<Path> home;
-    private final String version;
-    private final List<String> protectedPaths;
-    private final long kernelTimeout;
+    private final FaceSettings settings;
     private volatile int lastStatus;
 
     @Activate
     public GogoCommands(BundleContext ctx) {
-        this.home = Faces.home(ctx);
-        this.version = Faces.version(ctx);
-        this.protectedPaths = Faces.protectedPaths(ctx);
-        this.kernelTimeout = Faces.kernelTimeout(ctx);
+        this.settings = FaceSettings.of(ctx);
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    void bindKernel(IsolationKernel kernel) {
-        gate.bind(kernel);
+    void bindKernel(IsolationKernel k) {
+        kernel.bind(k);
     }
 
-    void unbindKernel(IsolationKernel kernel) {
-        gate.unbind(kernel);
+    void unbindKernel(IsolationKernel k) {
+        kernel.unbind(k);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindSuite(ConformanceSuite s) {
+        suite.bind(s);
+    }
+
+    void unbindSuite(ConformanceSuite s) {
+        suite.unbind(s);
     }
 
     /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
@@ -88,18 +96,26 @@ public final class GogoCommands {
         call("version", args);
     }
 
+    public void daemon(String... args) {
+        call("daemon", args);
+    }
+
+    public void conformance(String... args) {
+        call("conformance", args);
+    }
+
     /** The exit status of the previous aasm:* command in this framework (as the CLI would have exited). */
     public int status() {
         return lastStatus;
     }
 
     private void call(String command, String[] args) {
-        String[] full = new String[args.length + 1];
-        full[0] = command;
-        System.arraycopy(args, 0, full, 1, args.length);
-        CliIo io = new CliIo(System.in, System.out, System.err, System.getenv(),
-                Path.of("").toAbsolutePath().toString(), home, version, new AtomicInteger(), new AtomicReference<>(),
-                List.of(), protectedPaths);
-        lastStatus = AasmCli.execute(full, new Invocation(io, gate, formats, kernelTimeout));
+        List<String> full = new ArrayList<>(List.of(command));
+        full.addAll(List.of(args));
+        CommandInvocation call = new CommandInvocation(full, Path.of("").toAbsolutePath().toString(), System.getenv(),
+                System.in, System.out, System.err, new Stdio.Inherit(),
+                new CommandInvocation.Caller(CommandInvocation.Face.SHELL, ProcessHandle.current().pid(), -1),
+                new AtomicInteger(), new AtomicReference<>(), List.of());
+        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats));
     }
 }

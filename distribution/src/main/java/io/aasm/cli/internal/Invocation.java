@@ -1,20 +1,23 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
+import java.util.Optional;
 
-/** One command invocation: its I/O and the way to the kernel. */
+/** One command invocation: its I/O and the way to the services the commands ask. */
 final class Invocation {
     private final CliIo io;
-    private final KernelGate gate;
+    private final ServiceGate<IsolationKernel> kernel;
+    private final ServiceGate<ConformanceSuite> suite;
     private final ReportFormats formats;
-    private final long kernelTimeoutMillis;
 
-    Invocation(CliIo io, KernelGate gate, ReportFormats formats, long kernelTimeoutMillis) {
+    Invocation(CliIo io, ServiceGate<IsolationKernel> kernel, ServiceGate<ConformanceSuite> suite,
+            ReportFormats formats) {
         this.io = io;
-        this.gate = gate;
+        this.kernel = kernel;
+        this.suite = suite;
         this.formats = formats;
-        this.kernelTimeoutMillis = kernelTimeoutMillis;
     }
 
     CliIo io() {
@@ -23,17 +26,12 @@ final class Invocation {
 
     /** Waits for the kernel service; its absence is a failure before start, with what the framework logged. */
     IsolationKernel kernel() {
-        try {
-            return gate.await(kernelTimeoutMillis).orElseThrow(() -> {
-                StringBuilder msg = new StringBuilder("the isolation kernel service did not appear within "
-                        + kernelTimeoutMillis + " ms; nothing was launched (is the kernel bundle in bundle/?)");
-                io.frameworkErrors().forEach(e -> msg.append("\n  - ").append(e));
-                return new CliFailure(ExitCodes.FAILED_BEFORE_START, msg.toString());
-            });
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "interrupted while waiting for the isolation kernel");
-        }
+        return await(kernel, "the isolation kernel service", "is the kernel bundle in bundle/?");
+    }
+
+    /** Waits for the conformance suite (bundle/conformance.jar), like {@link #kernel()}. */
+    ConformanceSuite conformance() {
+        return await(suite, "the conformance suite service", "is bundle/conformance.jar installed?");
     }
 
     /** The report formats installed in this framework now (the {@code --report} choices). */
@@ -44,5 +42,22 @@ final class Invocation {
     ReportRenderer renderer(String format) {
         return kernel().renderer(format).orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
                 "no `" + format + "` report renderer is installed (" + formats.describe() + ")"));
+    }
+
+    private <T> T await(ServiceGate<T> gate, String what, String hint) {
+        long timeout = io.face().serviceTimeoutMillis();
+        Optional<T> found;
+        try {
+            found = gate.await(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "interrupted while waiting for " + what);
+        }
+        return found.orElseThrow(() -> {
+            StringBuilder msg = new StringBuilder(what + " did not appear within " + timeout
+                    + " ms; nothing was launched (" + hint + ")");
+            io.frameworkErrors().forEach(e -> msg.append("\n  - ").append(e));
+            return new CliFailure(ExitCodes.FAILED_BEFORE_START, msg.toString());
+        });
     }
 }

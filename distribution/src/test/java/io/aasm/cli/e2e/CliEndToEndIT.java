@@ -50,7 +50,8 @@ class CliEndToEndIT {
 
     /**
      * The --report choices are the renderer bundles installed: a copy of the distribution without
-     * adapter-report-json no longer offers kv and json (and runs nothing when asked for them); the same
+     * adapter-report-json no longer offers kv and json (and runs nothing when asked for them; its dry-run
+     * preview says in place that the kv section has no renderer); the same
      * copy with that bundle dropped into deploy/ offers and renders json again (the control).
      */
     @Test
@@ -75,6 +76,16 @@ class CliEndToEndIT {
         assertEquals(2, gone.exit(), gone.toString());
         assertTrue(gone.err().contains("'json' is not an installed report format; installed: text"), gone.toString());
         assertFalse(Files.exists(created) || Files.exists(report), "a removed format ran the program");
+        // the dry-run preview needs no report file, so it previews without kv (which that bundle holds)
+        Aasm.Result preview = Aasm.run(home, dir, Map.of(), "run", "exec", "--isolation", "none", "--dry-run", "--",
+                "sh", "-c", "touch " + created);
+        assertEquals(0, preview.exit(), preview.toString());
+        assertTrue(preview.out().contains("--- execution isolation (machine-readable) ---\nnot shown: no `kv` report"
+                + " renderer is installed (installed: text)\n--- launch command ---"), preview.toString());
+        assertTrue(preview.out().contains("--- execution isolation ---\nschema: aasm.isolation.report/1\n")
+                && !preview.out().contains("schema=aasm.isolation.report/1")
+                && preview.out().contains("--- protection ---"), preview.toString());
+        assertFalse(Files.exists(created), "a dry run executed the program");
 
         Files.copy(Aasm.DIST.resolve("bundle/adapter-report-json.jar"), home.resolve("deploy/adapter-report-json.jar"));
         Aasm.Result back = Aasm.run(home, dir, Map.of(), exec);

@@ -26,8 +26,13 @@ final class SocketAttacker {
             "    parts = ['1', home, os.getcwd(), str(len(args))] + args + ['0']",
             "    payload = b''.join(p.encode() + b'\\0' for p in parts)",
             "msg = b'AASM' + kind.encode() + struct.pack('>I', len(payload)) + payload",
-            "socket.send_fds(s, [msg[:1]], [0, 1, 2])",
-            "s.sendall(msg[1:])",
+            // a kernel that refuses the peer before reading (another uid) may have closed by now:
+            // its answer is still in this socket's receive buffer
+            "try:",
+            "    socket.send_fds(s, [msg[:1]], [0, 1, 2])",
+            "    s.sendall(msg[1:])",
+            "except (BrokenPipeError, ConnectionResetError):",
+            "    pass",
             "def readn(n):",
             "    b = b''",
             "    while len(b) < n:",

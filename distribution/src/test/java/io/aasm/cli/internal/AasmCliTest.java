@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.conformance.ConformanceRun;
+import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.BackendStatus;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
@@ -26,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The command layer against a recording kernel: parsing, exit statuses, and that nothing launches early. */
@@ -104,6 +108,87 @@ class AasmCliTest {
     }
 
     @Test
+    void conformanceExitsZeroOnlyWhenEveryCellIsTruthful() {
+        FakeSuite suite = new FakeSuite();
+        suite.failing = List.of();
+        assertEquals(0, runSuite(suite, "conformance", "--backend", "alpha"));
+        assertEquals(List.of("alpha/-"), suite.runs);
+        assertTrue(out().contains("none s1: prevented\n") && out().contains("PASS; results in /r"), out());
+        suite.failing = List.of("alpha s1: untruthful");
+        assertEquals(1, runSuite(suite, "conformance", "--family", "domains"));
+        assertTrue(out().contains("FAIL: 1 failing cell(s); results in /r"), out());
+        assertTrue(err().contains("aasm: failing cell: alpha s1: untruthful"), err());
+    }
+
+    @Test
+    void conformanceRunsNothingForAnUnknownFamilyOrBackend() {
+        FakeSuite suite = new FakeSuite();
+        assertEquals(2, runSuite(suite, "conformance", "--family", "nope"));
+        assertTrue(err().contains("unknown family 'nope'; families: domains, surroundings"), err());
+        assertEquals(125, runSuite(suite, "conformance", "--backend", "nope"));
+        assertTrue(err().contains("no backend `nope` is installed; installed: alpha, none"), err());
+        assertEquals(2, runSuite(suite, "conformance", "--backends", "alpha"));
+        assertEquals(List.of(), suite.runs);
+    }
+
+    @Test
+    void withoutTheSuiteBundleConformanceFailsBeforeStart() {
+        assertEquals(125, runSuite(null, "conformance"));
+        assertTrue(err().contains("the conformance suite service did not appear"), err());
+    }
+
+    @Test
+    void helpListsEveryCommandAndTheBranchAloneParsesTheSame() {
+        assertEquals(0, run(false, "--help"));
+        for (String c : AasmCli.commands()) {
+            assertTrue(out().contains("\n  " + c + " "), c + "\n" + out());
+        }
+        assertEquals(List.of("run", "backends", "probe", "policy", "version", "shell", "daemon", "conformance"),
+                AasmCli.commands());
+        assertEquals(2, run(false, "nosuch"));
+        assertTrue(err().contains("Unmatched argument at index 0: 'nosuch'"), err());
+    }
+
+    @Test
+    void daemonRunIsNotAShellOrClientCommand() {
+        assertEquals(2, run(false, "daemon", "run"));
+        assertTrue(err().contains("`daemon run` is the resident kernel itself"), err());
+    }
+
+    private int runSuite(FakeSuite suite, String... args) {
+        out.reset();
+        err.reset();
+        ServiceGate<ConformanceSuite> gate = new ServiceGate<>();
+        if (suite != null) {
+            gate.bind(suite);
+        }
+        return AasmCli.execute(new Invocation(io(args), new ServiceGate<>(), gate, formats));
+    }
+
+    /** Records runs; its verdicts are whatever the test sets. */
+    static final class FakeSuite implements ConformanceSuite {
+        final List<String> runs = new ArrayList<>();
+        List<String> failing = List.of();
+
+        @Override
+        public List<String> backends() {
+            return List.of("alpha", "none");
+        }
+
+        @Override
+        public List<String> families() {
+            return List.of("domains", "surroundings");
+        }
+
+        @Override
+        public ConformanceRun run(Optional<String> backend, Optional<String> family, Consumer<String> progress) {
+            runs.add(backend.orElse("-") + "/" + family.orElse("-"));
+            progress.accept("none s1: prevented");
+            return new ConformanceRun(failing.isEmpty(), failing, "| table |", "/r");
+        }
+    }
+
+    @Test
     void reportChoicesAreTheRenderersInstalledNow() {
         install("text", "json");
         kernel.decision = rejected();
@@ -179,14 +264,21 @@ class AasmCliTest {
     }
 
     private int run(boolean withKernel, String... args) {
-        KernelGate gate = new KernelGate();
+        ServiceGate<IsolationKernel> gate = new ServiceGate<>();
         if (withKernel) {
             gate.bind(kernel);
         }
-        CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PATH", "/bin"), "/", Optional.of(Path.of("/home")),
-                "test", new AtomicInteger(), new AtomicReference<>(), List.of(), List.of("/opt/aasm", "/home/u/.cache/aasm"));
-        return AasmCli.execute(args, new Invocation(io, gate, formats, 10));
+        return AasmCli.execute(new Invocation(io(args), gate, new ServiceGate<>(), formats));
+    }
+
+    CliIo io(String... args) {
+        CommandInvocation call = new CommandInvocation(List.of(args), "/", Map.of("PATH", "/bin"),
+                new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Stdio.Inherit(),
+                new CommandInvocation.Caller(CommandInvocation.Face.CLI, 1, 0), new AtomicInteger(),
+                new AtomicReference<>(), List.of());
+        return new CliIo(call, new FaceSettings(Optional.of(Path.of("/home")), "test",
+                List.of("/opt/aasm", "/home/u/.cache/aasm"), 10, Optional.empty()));
     }
 
     private String out() {

@@ -18,8 +18,8 @@ import java.util.Optional;
  * every boundary) for {@code run exec --isolation none}, or sends it the stop frame, or runs the
  * installation's {@code bin/aasm} itself. The nested command tries to write its seccomp status into a
  * folder the suite owns outside every grant (not under /tmp, which the shipped default policy grants).
- * Hosted only when the suite runs inside an installed distribution ({@code aasm:conformance} in
- * {@code bin/aasm shell}).
+ * Hosted only when the suite runs inside an installed distribution ({@code bin/aasm conformance}, or
+ * {@code aasm:conformance} in {@code bin/aasm shell}).
  */
 final class DistributionScenarios {
     private DistributionScenarios() {

@@ -1,24 +1,26 @@
 package io.aasm.cli.launcher.resident;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.Optional;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.launch.Framework;
+import org.osgi.util.tracker.ServiceTracker;
 
 /**
- * {@code aasm daemon run}: the framework is up; wait until this process's own kernel answers on the
- * socket (a component failure, e.g. another kernel holding the socket's lock, must not leave a silent
- * JVM behind), then serve until stopped ({@code daemon stop}, SIGTERM/SIGINT/SIGHUP).
+ * {@code aasm daemon run}: the framework is up; wait until this framework's own resident server
+ * listens on the socket (it registers a {@code Supplier} with {@code aasm.resident=listening} once it
+ * does; a component failure, e.g. another kernel holding the socket's lock, must not leave a silent JVM
+ * behind), then serve until stopped ({@code daemon stop}, SIGTERM/SIGINT/SIGHUP).
  */
 public final class Resident {
+    static final String LISTENING = "(&(objectClass=java.util.function.Supplier)(aasm.resident=listening))";
     private static final int FAILED = 125;
 
     private Resident() {
     }
 
-    public static int serve(Framework fw, PrintStream err) throws InterruptedException {
+    public static int serve(Framework fw, PrintStream err, List<String> frameworkErrors) throws Exception {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 fw.stop(); // deactivates the server: the socket file is removed
@@ -27,25 +29,19 @@ public final class Resident {
                 // the process ends anyway
             }
         }, "aasm-resident-shutdown"));
-        Path sock = ResidentPath.socket();
-        String self = "pid=" + ProcessHandle.current().pid() + " ";
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Long.getLong("aasm.start.timeout.ms", 20_000));
-        while (true) {
-            Optional<String> s;
-            try {
-                s = DaemonControl.ask(sock, 'Q');
-            } catch (IOException e) {
-                s = Optional.empty();
-            }
-            if (s.isPresent() && s.get().contains(self)) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                err.println("aasm daemon: the resident kernel did not start listening on " + sock
-                        + (s.isPresent() ? " (another kernel answers there: " + s.get() + ")" : ""));
+        BundleContext ctx = fw.getBundleContext();
+        ServiceTracker<Object, Object> tracker = new ServiceTracker<>(ctx, ctx.createFilter(LISTENING), null);
+        tracker.open();
+        try {
+            long timeout = Long.getLong("aasm.start.timeout.ms", 20_000);
+            if (tracker.waitForService(timeout) == null) {
+                err.println("aasm daemon: the resident kernel did not start listening on " + ResidentPath.socket()
+                        + " within " + timeout + " ms. Framework errors:");
+                frameworkErrors.forEach(e -> err.println("  - " + e));
                 return FAILED;
             }
-            Thread.sleep(25);
+        } finally {
+            tracker.close();
         }
         fw.waitForStop(0);
         return 0;

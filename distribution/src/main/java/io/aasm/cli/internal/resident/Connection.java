@@ -1,28 +1,30 @@
 package io.aasm.cli.internal.resident;
 
+import io.aasm.cli.internal.CommandEntry;
+import io.aasm.cli.internal.CommandInvocation;
+import io.aasm.cli.internal.wire.ByteSource;
+import io.aasm.cli.internal.wire.FrameException;
+import io.aasm.cli.internal.wire.Frames;
 import io.aasm.ports.backend.Stdio;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
-import java.util.function.ToIntFunction;
 
 /**
  * One client connection: checks the peer's uid, identifies whether the peer runs inside a boundary
- * (from what the kernel observes, never from what the client says), reads the request and its three
- * descriptors, runs the same command layer as the cold path with the client's argv, environment,
- * working directory and streams, and sends the exit status. A second thread reads the client's signal
- * frames; the end of the connection before the status was sent means the client is gone, and the
- * confined tree goes too.
+ * (from what the kernel observes, never from what the client says), reads the request ({@link Frames})
+ * and its three descriptors, runs the same command layer as the cold path with the client's argv,
+ * environment, working directory and streams, and sends the exit status. A second thread reads the
+ * client's signal frames; the end of the connection before the status was sent means the client is
+ * gone, and the confined tree goes too. A malformed request is answered {@code E} with what is wrong,
+ * and nothing runs.
  *
  * <p>A confined caller never gets a launch from this kernel, which runs outside its boundary: its run
  * is answered {@code F} (the client then runs the cold path, whose JVM stays inside the caller's own
@@ -32,6 +34,7 @@ final class Connection implements Runnable {
     private final int fd;
     private final Server server;
     private final ExecutorService pool;
+    private final ByteSource source;
     // the signal reader must be off the socket before its descriptor number can be closed and reused
     private final CountDownLatch readerDone = new CountDownLatch(1);
     private volatile boolean readerStarted;
@@ -40,6 +43,7 @@ final class Connection implements Runnable {
         this.fd = fd;
         this.server = server;
         this.pool = pool;
+        this.source = (b, off, len) -> UnixSockets.read(fd, b, off, len);
     }
 
     /** What a connection needs from the server that accepted it. */
@@ -51,7 +55,7 @@ final class Connection implements Runnable {
         /** The installation this kernel was started from ({@code aasm.home}), if known. */
         String home();
 
-        ToIntFunction<Map<String, Object>> entry();
+        CommandEntry entry();
 
         String status();
 
@@ -69,48 +73,31 @@ final class Connection implements Runnable {
         int[] fds = new int[0];
         try {
             int[] peer = UnixSockets.peer(fd);
-            int peerUid = peer[1];
-            if (peerUid != server.uid()) {
+            if (peer[1] != server.uid()) {
                 // never read what such a peer sent: its descriptors are discarded with the connection
-                frame('E', "aasm: the resident kernel at " + server.socketPath() + " serves uid " + server.uid()
-                        + " only; refused a connection from uid " + peerUid);
+                send(Frames.text(Frames.ERROR, "aasm: the resident kernel at " + server.socketPath() + " serves uid "
+                        + server.uid() + " only; refused a connection from uid " + peer[1]));
                 return;
             }
             CallerVerdict caller = server.identify(fd, peer[0]);
             UnixSockets.Received first = UnixSockets.receiveFirst(fd, 3);
             fds = first.fds();
-            byte[] head = new byte[8];
-            UnixSockets.readFully(fd, head);
-            if (first.firstByte() != 'A' || head[0] != 'A' || head[1] != 'S' || head[2] != 'M') {
-                frame('E', "aasm: not an aasm client request; nothing was launched");
-                return;
-            }
-            int len = ((head[4] & 0xff) << 24) | ((head[5] & 0xff) << 16) | ((head[6] & 0xff) << 8) | (head[7] & 0xff);
-            if (len < 0 || len > Request.MAX_PAYLOAD) {
-                frame('E', "aasm: request too large (" + Integer.toUnsignedString(len) + " bytes); nothing was launched");
-                return;
-            }
-            byte[] payload = new byte[len];
-            UnixSockets.readFully(fd, payload);
+            Frames.RequestHead head = Frames.requestHead(first.firstByte(), source);
+            byte[] payload = Frames.payload(head, source);
             if (caller.confined()) {
-                answerConfined(head[3], caller);
+                answerConfined(head.kind(), caller);
                 return;
             }
-            switch (head[3]) {
-                case 'Q' -> frame('I', server.status());
-                case 'T' -> {
-                    frame('I', "aasm: stopping the resident kernel (" + server.status() + ")");
+            switch (head.kind()) {
+                case Frames.STATUS -> send(Frames.text(Frames.INFO, server.status()));
+                case Frames.STOP -> {
+                    send(Frames.text(Frames.INFO, "aasm: stopping the resident kernel (" + server.status() + ")"));
                     server.stopSoon();
                 }
-                case 'R' -> runCommand(payload, fds);
-                default -> frame('E', "aasm: unknown request kind '" + (char) head[3] + "'; nothing was launched");
+                default -> runCommand(payload, fds, peer);
             }
-        } catch (IOException | RuntimeException e) {
-            try {
-                frame('E', "aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
-            } catch (IOException ignored) {
-                // the client is gone; nothing to tell
-            }
+        } catch (FrameException | IOException | RuntimeException e) {
+            refuse("aasm: resident kernel: " + e.getMessage() + "; nothing was launched");
         } finally {
             for (int d : fds) {
                 UnixSockets.closeQuietly(d);
@@ -131,26 +118,25 @@ final class Connection implements Runnable {
     private void answerConfined(byte kind, CallerVerdict caller) throws IOException {
         String inside = "a caller inside a boundary the kernel is not in (pid " + caller.pid() + ": " + caller.why() + ")";
         switch (kind) {
-            case 'R' -> {
+            case Frames.RUN -> {
                 server.log("run request from " + inside + " answered cold");
-                frame('F', "aasm: the resident kernel does not launch for " + inside
-                        + "; running cold, inside the caller's own boundary");
+                send(Frames.text(Frames.COLD, "aasm: the resident kernel does not launch for " + inside
+                        + "; running cold, inside the caller's own boundary"));
             }
-            case 'T' -> {
+            case Frames.STOP -> {
                 server.log("stop request from " + inside + " refused");
-                frame('E', "aasm: the resident kernel refuses to stop for " + inside);
+                send(Frames.text(Frames.ERROR, "aasm: the resident kernel refuses to stop for " + inside));
             }
-            case 'Q' -> {
+            default -> {
                 server.log("status request from " + inside + " refused");
-                frame('E', "aasm: the resident kernel does not answer status requests from " + inside);
+                send(Frames.text(Frames.ERROR, "aasm: the resident kernel does not answer status requests from " + inside));
             }
-            default -> frame('E', "aasm: unknown request kind '" + (char) kind + "'; nothing was launched");
         }
     }
 
-    private void runCommand(byte[] payload, int[] fds) throws IOException {
+    private void runCommand(byte[] payload, int[] fds, int[] peer) throws IOException {
         if (fds.length != 3) {
-            frame('E', "aasm: the client sent " + fds.length + " descriptors instead of stdin, stdout and stderr;"
+            refuse("aasm: the client sent " + fds.length + " descriptors instead of stdin, stdout and stderr;"
                     + " nothing was launched");
             return;
         }
@@ -158,13 +144,13 @@ final class Connection implements Runnable {
         try {
             req = Request.parse(payload);
         } catch (IllegalArgumentException e) {
-            frame('E', "aasm: malformed client request: " + e.getMessage() + "; nothing was launched");
+            refuse("aasm: malformed client request: " + e.getMessage() + "; nothing was launched");
             return;
         }
         if (server.home() != null && !server.home().equals(req.home())) {
             // another installation's client: its bundles and conf/ are not what this kernel runs
-            frame('F', "aasm: the resident kernel at " + server.socketPath() + " serves " + server.home()
-                    + ", not " + req.home() + "; running cold");
+            send(Frames.text(Frames.COLD, "aasm: the resident kernel at " + server.socketPath() + " serves "
+                    + server.home() + ", not " + req.home() + "; running cold"));
             return;
         }
         AtomicInteger firstSignal = new AtomicInteger();
@@ -182,36 +168,28 @@ final class Connection implements Runnable {
         PrintStream err = new PrintStream(new BufferedOutputStream(new FdOutputStream(fds[2]), 8192), true);
         int status;
         try {
-            Map<String, Object> call = new HashMap<>();
-            call.put("args", req.args().toArray(new String[0]));
-            call.put("in", new FdInputStream(fds[0]));
-            call.put("out", out);
-            call.put("err", err);
-            call.put("env", req.env());
-            call.put("cwd", req.cwd());
-            call.put("firstSignal", firstSignal);
-            call.put("onSignal", onSignal);
-            call.put("frameworkErrors", List.of());
-            call.put("stdio", new Stdio.Descriptors(fds[0], fds[1], fds[2]));
-            status = server.entry().applyAsInt(call);
+            status = server.entry().execute(new CommandInvocation(req.args(), req.cwd(), req.env(),
+                    new FdInputStream(fds[0]), out, err, new Stdio.Descriptors(fds[0], fds[1], fds[2]),
+                    new CommandInvocation.Caller(CommandInvocation.Face.RESIDENT, peer[0], peer[1]),
+                    firstSignal, onSignal, List.of()));
         } finally {
             out.flush();
             err.flush();
             done.set(1);
         }
-        byte[] x = {'X', (byte) (status >>> 24), (byte) (status >>> 16), (byte) (status >>> 8), (byte) status};
-        UnixSockets.write(fd, x);
+        send(Frames.exit(status));
     }
 
-    private void frame(char kind, String text) throws IOException {
-        byte[] t = text.getBytes(StandardCharsets.UTF_8);
-        byte[] f = new byte[5 + t.length];
-        f[0] = (byte) kind;
-        f[1] = (byte) (t.length >>> 24);
-        f[2] = (byte) (t.length >>> 16);
-        f[3] = (byte) (t.length >>> 8);
-        f[4] = (byte) t.length;
-        System.arraycopy(t, 0, f, 5, t.length);
-        UnixSockets.write(fd, f);
+    /** An {@code E} answer, if the client still listens; the connection closes after it either way. */
+    private void refuse(String text) {
+        try {
+            send(Frames.text(Frames.ERROR, text));
+        } catch (IOException ignored) {
+            // the client is gone; nothing to tell
+        }
+    }
+
+    private void send(byte[] frame) throws IOException {
+        UnixSockets.write(fd, frame);
     }
 }

@@ -30,6 +30,8 @@ interface Libc extends Library {
 
     int socket(int domain, int type, int protocol);
 
+    int socketpair(int domain, int type, int protocol, int[] sv);
+
     int bind(int fd, Pointer addr, int len);
 
     int listen(int fd, int backlog);

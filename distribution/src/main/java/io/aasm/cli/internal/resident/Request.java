@@ -13,8 +13,6 @@ import java.util.Objects;
  * the caller's, never the kernel's.
  */
 record Request(String home, String cwd, List<String> args, Map<String, String> env) {
-    static final int MAX_PAYLOAD = 4 << 20;
-
     Request {
         Objects.requireNonNull(home);
         Objects.requireNonNull(cwd);

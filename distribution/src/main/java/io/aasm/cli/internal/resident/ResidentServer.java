@@ -10,13 +10,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import io.aasm.cli.internal.CommandEntry;
+import io.aasm.cli.internal.wire.DaemonStatus;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.ToIntFunction;
+import java.util.function.Supplier;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -29,13 +33,16 @@ import org.osgi.service.component.annotations.Reference;
  *
  * <p>Start-up order matters for safety: the lock file next to the socket is taken first (one kernel per
  * socket), then a socket file nobody listens on is removed as stale, then the new socket is bound and
- * made 0600 before it listens.
+ * made 0600 before it listens. Once it listens, it registers a {@code Supplier} of its status with
+ * {@code aasm.resident=listening}: what the launcher's {@code daemon run} waits for (JDK types only).
  */
 @Component(immediate = true)
 public final class ResidentServer implements Connection.Server {
     static final String SOCKET_PROPERTY = "aasm.resident.socket";
 
-    private final ToIntFunction<Map<String, Object>> entry;
+    static final String LISTENING = "aasm.resident";
+
+    private final CommandEntry entry;
     private final BundleContext ctx;
     private final String path;
     private final int uid;
@@ -48,12 +55,13 @@ public final class ResidentServer implements Connection.Server {
     });
     private final CallerJudge judge;
     private volatile int listener = -1;
+    private volatile ServiceRegistration<?> listening;
     private FileChannel lockChannel;
     private FileLock lock;
 
     @Activate
     public ResidentServer(BundleContext ctx,
-            @Reference(target = "(aasm.cli.entry=headless)") ToIntFunction<Map<String, Object>> entry) throws IOException {
+            @Reference CommandEntry entry) throws IOException {
         this.ctx = ctx;
         this.entry = entry;
         this.path = ctx.getProperty(SOCKET_PROPERTY);
@@ -83,6 +91,8 @@ public final class ResidentServer implements Connection.Server {
         acceptor.setDaemon(true);
         acceptor.start();
         log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + ")");
+        Supplier<String> status = this::status;
+        listening = ctx.registerService(Supplier.class, status, FrameworkUtil.asDictionary(Map.of(LISTENING, "listening")));
     }
 
     private void acceptLoop() {
@@ -103,6 +113,15 @@ public final class ResidentServer implements Connection.Server {
 
     @Deactivate
     void close() {
+        ServiceRegistration<?> reg = listening;
+        listening = null;
+        if (reg != null) {
+            try {
+                reg.unregister();
+            } catch (IllegalStateException e) {
+                // already gone with the bundle
+            }
+        }
         int l = listener;
         listener = -1;
         if (l >= 0) {
@@ -143,14 +162,14 @@ public final class ResidentServer implements Connection.Server {
     }
 
     @Override
-    public ToIntFunction<Map<String, Object>> entry() {
+    public CommandEntry entry() {
         return entry;
     }
 
     @Override
     public String status() {
         long up = Duration.between(started, Instant.now()).toSeconds();
-        return "running pid=" + Libc.C.getpid() + " uptime=" + up + "s connections=" + served.get() + " socket=" + path;
+        return new DaemonStatus(Libc.C.getpid(), up, served.get(), Path.of(path)).line();
     }
 
     @Override

@@ -8,11 +8,13 @@ import java.util.function.IntConsumer;
  * Reads a client's signal frames while its command runs and hands each signal over exactly as the
  * cold launcher's handlers do ({@code firstSignal} before launch, {@code onSignal} once a program
  * runs). The end of the connection before the status went out means the client is gone: the tree is
- * asked to end, then ended immediately every 0.5 s until the command has returned.
+ * asked to end (SIGTERM, not SIGHUP: the forwarder hands a SIGHUP to the program alone, as itself, and
+ * without a boundary its grandchildren would then outlive it; a SIGTERM the backend cannot relay becomes
+ * a graceful end of the whole tree), then ended immediately every 0.5 s until the command has returned.
  */
 final class SignalRelay implements Runnable {
-    private static final int SIGHUP = 1;
     private static final int SIGKILL = 9;
+    private static final int SIGTERM = 15;
     private static final int SIGWINCH = 28;
 
     private final int fd;
@@ -44,7 +46,7 @@ final class SignalRelay implements Runnable {
             // unknown frame: ignore it, the status still goes out
         }
         for (int i = 0; done.get() == 0; i++) {
-            deliver(i == 0 ? SIGHUP : SIGKILL);
+            deliver(i == 0 ? SIGTERM : SIGKILL);
             try {
                 Thread.sleep(500);
             } catch (InterruptedException e) {

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** Raw Unix stream sockets over {@link Libc}: listen, accept, peer uid, descriptor receipt, framed I/O. */
+/** Raw Unix stream sockets over {@link Libc}: listen, accept, peer uid, descriptor receipt, raw I/O. */
 final class UnixSockets {
     private static final int SUN_PATH = 108;
 
@@ -99,19 +99,19 @@ final class UnixSockets {
     record Received(int firstByte, int[] fds) {
     }
 
-    static void readFully(int fd, byte[] buf) throws IOException {
-        int done = 0;
-        byte[] chunk = new byte[Math.min(buf.length, 65536)];
-        while (done < buf.length) {
-            long n = Libc.C.read(fd, chunk, Math.min(chunk.length, buf.length - done));
+    /** Up to {@code len} bytes into {@code b} at {@code off}; -1 at the end of the stream or on an error. */
+    static int read(int fd, byte[] b, int off, int len) {
+        byte[] chunk = new byte[Math.min(len, 65536)];
+        for (;;) {
+            long n = Libc.C.read(fd, chunk, chunk.length);
             if (n < 0 && Native.getLastError() == Libc.EINTR) {
                 continue;
             }
             if (n <= 0) {
-                throw new IOException("connection closed after " + done + " of " + buf.length + " bytes");
+                return -1;
             }
-            System.arraycopy(chunk, 0, buf, done, (int) n);
-            done += (int) n;
+            System.arraycopy(chunk, 0, b, off, (int) n);
+            return (int) n;
         }
     }
 

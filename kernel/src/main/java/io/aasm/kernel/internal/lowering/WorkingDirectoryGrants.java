@@ -57,12 +57,12 @@ public final class WorkingDirectoryGrants {
         }
         if (workdir.equals("/")) {
             return Optional.of("the policy grants writing " + Scope.Paths.WORKING_DIRECTORY + ", and the working "
-                    + "directory is / (the whole filesystem); run from the project's folder or pass --workdir DIR");
+                    + "directory is / (the whole filesystem); launch from the project's folder instead");
         }
         if (home != null && home.startsWith("/") && (home.equals(workdir) || home.startsWith(workdir + "/"))) {
             return Optional.of("the policy grants writing " + Scope.Paths.WORKING_DIRECTORY + ", and the working "
                     + "directory " + workdir + " is (or holds) your home " + home + ", whose files run at your next "
-                    + "login; run from the project's folder, pass --workdir DIR, or grant the paths explicitly");
+                    + "login; launch from the project's folder instead, or grant the paths explicitly");
         }
         return Optional.empty();
     }

@@ -61,8 +61,8 @@ public final class Selector {
         if (match.isEmpty()) {
             String ids = installed.isEmpty() ? "<none>"
                     : installed.stream().map(InstalledBackend::id).sorted().collect(Collectors.joining(", "));
-            String message = "--isolation-backend " + id + " names no backend installed here. Installed backends: "
-                    + ids + ".";
+            String message = "the pinned backend " + id + " is not installed here (installed backends: " + ids
+                    + ") [backend_not_installed]";
             BackendSelection record = new BackendSelection(SelectionMode.EXPLICIT, List.of(Candidate.notInstalled(id)));
             return new Selection.NotChosen(message,
                     List.of(new RefusalEntry(Optional.empty(), "backend_not_installed", message)), Optional.empty(),
@@ -94,8 +94,9 @@ public final class Selector {
                 return chosen(c, new BackendSelection(mode, considered));
             }
         }
-        StringBuilder message = new StringBuilder("refusing to launch: --isolation ").append(isolation.token())
-                .append(" walked every candidate backend and none of them can plan this launch's lowered requirements.");
+        StringBuilder message = new StringBuilder("refusing to launch: the ").append(isolation.token())
+                .append(" walk considered every candidate backend and none of them can plan this launch's lowered"
+                        + " requirements [no_backend_eligible]");
         List<RefusalEntry> entries = new ArrayList<>();
         if (considered.isEmpty()) {
             message.append("\n  - <no candidate>: no backend is installed and no candidate is configured");
@@ -131,8 +132,8 @@ public final class Selector {
         }
         return "refusing to launch: an execution-isolation boundary was requested and the `" + id
                 + "` backend cannot be selected on this host — " + UntrustedText.clean(v.detail())
-                + ". There is no fallback. Install or repair the backend, or re-run with --isolation none"
-                + " to launch unconfined deliberately.";
+                + ". There is no fallback to an unconfined launch [" + pinnedEntries(c).stream()
+                        .map(RefusalEntry::reason).findFirst().orElse(v.verdict().token()) + "]";
     }
 
     private static List<RefusalEntry> pinnedEntries(Candidate c) {

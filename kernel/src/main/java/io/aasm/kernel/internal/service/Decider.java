@@ -100,9 +100,10 @@ final class Decider {
         }
         if (isolation == IsolationClass.NONE) {
             if (request.pinnedBackend().isPresent()) {
-                String message = "--isolation-backend " + request.pinnedBackend().get()
-                        + " names a backend, but --isolation is none. Add --isolation auto (or process),"
-                        + " or drop --isolation-backend.";
+                // Neutral words and the token: the face that took the request adds its own advice.
+                String message = "the request pins backend " + request.pinnedBackend().get()
+                        + " but its isolation class is none, which establishes no boundary for a backend to"
+                        + " enforce [backend_pinned_without_boundary]";
                 return refused(ctx, new RefusalEntry(Optional.empty(), "backend_pinned_without_boundary", message),
                         message);
             }

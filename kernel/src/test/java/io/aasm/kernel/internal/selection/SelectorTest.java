@@ -4,6 +4,7 @@ import static io.aasm.kernel.internal.testing.Caps.with;
 import static io.aasm.kernel.internal.testing.Policies.req;
 import static io.aasm.kernel.internal.testing.Policies.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -188,8 +189,8 @@ class SelectorTest {
         Selection s = selector.select(IsolationClass.AUTO, Optional.of("nope"), SPEC,
                 List.of(installed(a, 0), installed(b, 0)), WalkOrder.parse("zeta"));
         Selection.NotChosen n = assertInstanceOf(Selection.NotChosen.class, s);
-        assertEquals("--isolation-backend nope names no backend installed here. Installed backends: alpha, zeta.",
-                n.message());
+        assertEquals("the pinned backend nope is not installed here (installed backends: alpha, zeta)"
+                + " [backend_not_installed]", n.message());
         assertEquals(SelectionMode.EXPLICIT, s.record().mode());
         assertEquals(0, a.totalCalls() + b.totalCalls());
     }
@@ -217,5 +218,7 @@ class SelectorTest {
         assertTrue(n.message().contains("kernel too old") && n.message().contains("There is no fallback"),
                 n.message());
         assertEquals("backend_unavailable", n.launchWide().get(0).reason());
+        assertTrue(n.message().endsWith("[backend_unavailable]"), n.message());
+        assertFalse(n.message().contains("--"), "the kernel names no command-line flag: " + n.message());
     }
 }

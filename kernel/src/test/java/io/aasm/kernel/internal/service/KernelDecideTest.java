@@ -80,7 +80,9 @@ class KernelDecideTest {
         LaunchDecision d = k.decide(request(Optional.of(IsolationClass.NONE), Optional.of("alpha"), Optional.empty(),
                 "true", List.of(), "/"));
         LaunchDecision.Refused r = assertInstanceOf(LaunchDecision.Refused.class, d);
-        assertTrue(r.message().contains("names a backend, but --isolation is none"), r.message());
+        assertTrue(r.message().contains("pins backend alpha but its isolation class is none"), r.message());
+        assertTrue(r.message().endsWith("[backend_pinned_without_boundary]"), r.message());
+        assertFalse(r.message().contains("--"), "the kernel names no command-line flag: " + r.message());
         assertEquals("backend_pinned_without_boundary", r.report().refusals().get(0).reason());
     }
 

@@ -1,0 +1,79 @@
+package io.aasm.cli.internal;
+
+import io.aasm.cli.internal.wire.Frames;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code aasm daemon start}: runs this JVM's own command line again with {@code daemon run} in place
+ * of its arguments, in a session of its own, and waits until the new kernel answers on the socket.
+ */
+final class DaemonStart {
+    private DaemonStart() {
+    }
+
+    static int start(Path sock, CliIo io) {
+        if (!Files.isDirectory(sock.getParent())) {
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "daemon: the runtime directory " + sock.getParent()
+                    + " does not exist or is not a directory (see docs/resident.md)");
+        }
+        File log = sock.resolveSibling("aasm-daemon.log").toFile();
+        Process p;
+        try {
+            p = new ProcessBuilder(command()).redirectInput(new File("/dev/null"))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "daemon: cannot start the resident kernel: "
+                    + e.getMessage());
+        }
+        long deadline = System.nanoTime() + Long.getLong("aasm.daemon.start.timeout.ms", 60_000) * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            Optional<String> s = DaemonCommands.ask(sock, Frames.STATUS);
+            if (s.isPresent()) {
+                io.out().println("aasm daemon: started, " + s.get() + " (log: " + log + ")");
+                return ExitCodes.OK;
+            }
+            if (!p.isAlive() && p.exitValue() != 0) {
+                break;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        io.err().println("aasm daemon: the resident kernel did not come up; see " + log);
+        return ExitCodes.FAILED_BEFORE_START;
+    }
+
+    /** This JVM's command line (java, its options, -jar LAUNCHER) with {@code daemon run}, detached. */
+    private static List<String> command() {
+        ProcessHandle.Info info = ProcessHandle.current().info();
+        List<String> cmd = new ArrayList<>();
+        if (new File("/usr/bin/setsid").canExecute()) {
+            cmd.add("/usr/bin/setsid"); // own session: a closing terminal's SIGHUP must not end the kernel
+        }
+        cmd.add(info.command().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
+                "daemon: cannot read this JVM's command")));
+        String[] jvmArgs = info.arguments().orElse(new String[0]);
+        for (int i = 0; i < jvmArgs.length; i++) {
+            if (jvmArgs[i].startsWith("-XX:TieredStopAtLevel")) {
+                continue; // a long-lived kernel is worth full (C2) compilation
+            }
+            cmd.add(jvmArgs[i]);
+            if (jvmArgs[i].equals("-jar") && i + 1 < jvmArgs.length) {
+                cmd.add(jvmArgs[i + 1]);
+                break;
+            }
+        }
+        cmd.add("daemon");
+        cmd.add("run");
+        return cmd;
+    }
+}
