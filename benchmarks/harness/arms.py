@@ -4,13 +4,15 @@ import os, shutil
 
 
 class LauncherArm:
-    """Arms measured by fork + exec of a launcher script + wait4."""
+    """Arms measured by fork + exec of a launcher script + wait4. {@code skip}: workloads the arm cannot run
+    (METHODOLOGY.md amendment 3: the container arms have no egress, so no P5); their families are NOT_MEASURED."""
 
-    def __init__(self, arm_id, launcher, env, cwd, log, sampler, workload_env=None):
+    def __init__(self, arm_id, launcher, env, cwd, log, sampler, workload_env=None, skip=()):
         self.id, self.launcher, self.env, self.cwd, self.log = arm_id, launcher, env, cwd, log
         self.sampler = sampler
         self.workload_env = workload_env or {}
         self.workloads = None  # every workload but throughput
+        self.skip = frozenset(skip)
 
     def sample(self, workload, argv):
         env = dict(self.env, **self.workload_env.get(workload, {}))
@@ -21,9 +23,10 @@ class WarmArm:
     """native-api / sandlock-api: one warm JVM times decide + launch + await with the backend pinned;
     P6 cannot be measured (no wait4 in the JVM)."""
 
-    def __init__(self, driver, cwd, mode, arm_id="native-api"):
+    def __init__(self, driver, cwd, mode, arm_id="native-api", skip=()):
         self.id, self.driver, self.cwd, self.mode = arm_id, driver, cwd, mode
         self.throughput_count = None
+        self.skip = frozenset(skip)
 
     def sample(self, workload, argv):
         count = self.throughput_count if workload == "throughput" else 1
@@ -72,6 +75,21 @@ def confinement_check(arm, outside):
         os.unlink(outside)
         return False, "NOT CONFINED: a write outside the scratch dir succeeded (exit %d)" % s["rc"]
     return True, "write outside scratch stopped (file absent)"
+
+
+def container_engine():
+    """(socket, None) when a container engine's unix socket is there, else (None, why): the container arms'
+    condition. The CLI and the warm JVM find the engine the same way (DOCKER_HOST, else the default socket)."""
+    host = os.environ.get("DOCKER_HOST", "")
+    if host:
+        if not host.startswith("unix://"):
+            return None, "DOCKER_HOST=%s is not a unix:// socket" % host
+        path = host[len("unix://"):]
+    else:
+        path = "/var/run/docker.sock"
+    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
+        return path, None
+    return None, "no container engine socket at %s (start one as .ci/run does and set DOCKER_HOST)" % path
 
 
 def which(name):

@@ -1,14 +1,16 @@
 """benchmarks/run: --quick (CI smoke, never judges), --full (pre-registered rules), --self-test, --compare."""
 import argparse, datetime, json, os, shutil, sys, tempfile, time, traceback
 
-from . import arms, env, report, rules, sampler, server, warm, workloads
+from . import arms, containers, env, report, rules, sampler, server, warm, workloads
 
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(BENCH_DIR)
 DIST = os.path.join(REPO, "distribution", "target", "aasm-0.1.0-SNAPSHOT")
 SYSTEM_READ = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/proc", "/dev"]
 # arms with a T1 throughput sample (the unconfined one is its ProcessBuilder baseline)
-WARM_ARMS = ("unconfined", "native-api", "sandlock-api")
+WARM_ARMS = ("unconfined", "native-api", "sandlock-api", "container-api")
+# METHODOLOGY.md amendment 3: the container arms have no egress path, so no P5 workload
+NO_EGRESS = ("tcp_loopback",)
 
 
 def parse(argv):
@@ -43,7 +45,29 @@ def render_policy(ws, port, path):
     return text
 
 
-def build_arms(a, ws, port, policy, out, mode, log, smp):
+def render_container_policy(text, path):
+    """METHODOLOGY.md amendment 3: the bench policy with egress stated as none (the container backend has no
+    egress path yet) and the container isolation class; every other section unchanged."""
+    lines = text.splitlines()
+    out, skip = [], False
+    for line in lines:
+        if line.startswith("isolation:"):
+            line = "isolation: container"
+        if line.startswith("network:"):
+            out += ["network:", "  egress:", "    allow: []"]
+            skip = True
+            continue
+        if skip and line.startswith(" "):
+            continue
+        skip = False
+        out.append(line)
+    text = "\n".join(out) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    return text
+
+
+def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
     """Every arm with its presence (and the reason when absent). Returns (present arms, arm table, driver)."""
     base_env = {k: v for k, v in os.environ.items()}
     base_env.setdefault("LANG", "C")
@@ -63,6 +87,9 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
     # the CLI finds sandlock the way a user's does: through AA_SANDLOCK_BIN (an absolute path)
     sandlock_env = dict(cli_env, AASM_BENCH_BACKEND="sandlock", AA_SANDLOCK_BIN=sandlock_bin or "")
     bw_env = dict(base_env, AASM_BENCH_TREE=ws.ro, AASM_BENCH_SCRATCH=ws.scratch)
+    engine, no_engine = arms.container_engine()
+    container_env = dict(cli_env, AASM_BENCH_BACKEND="aasm-container", AASM_BENCH_ISOLATION="container",
+                         AASM_BENCH_POLICY=container_policy or "")
     candidates = [
         ("unconfined", lambda: arms.LauncherArm("unconfined", L("unconfined.sh"), base_env, ws.scratch, log, smp), None),
         ("negative-control", lambda: arms.LauncherArm("negative-control", L("throttled.sh"),
@@ -77,22 +104,30 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
         ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
                                            {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),
          None if arms.which("bwrap") else "no bwrap executable on PATH (apt-get install -y bubblewrap)"),
+        ("container-cli", lambda: arms.LauncherArm("container-cli", L("aasm-cli.sh"), container_env, ws.scratch, log,
+                                                   smp, skip=NO_EGRESS),
+         None if engine and aasm_bin else (no_engine if aasm_bin else "no aasm distribution")),
+        ("container-api", None, no_engine),
     ]
     wanted = set(a.arms.split(",")) if a.arms else None
     for arm_id, make, absent in candidates:
         if wanted is not None and arm_id not in wanted and arm_id not in ("unconfined", "negative-control"):
             table[arm_id] = {"present": False, "reason": "not selected (--arms)"}
             continue
-        if arm_id in ("native-api", "sandlock-api"):
+        if arm_id in ("native-api", "sandlock-api", "container-api"):
             if absent:
                 table[arm_id] = {"present": False, "reason": absent}
                 continue
             try:
                 if driver is None:
                     home = os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else a.aasm_home
-                    driver = warm.Driver(BENCH_DIR, REPO, home, policy, ws.root, os.path.join(out, "driver.log"),
-                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or ""))
-                arm = arms.WarmArm(driver, ws.scratch, "kernel" if arm_id == "native-api" else "sandlock", arm_id)
+                    # the same cache (probe results) as the CLI arms
+                    driver = warm.Driver(BENCH_DIR, home, policy, ws.root, os.path.join(out, "driver.log"),
+                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or "",
+                                              XDG_CACHE_HOME=cli_env["XDG_CACHE_HOME"]), container_policy)
+                mode_of = {"native-api": "kernel", "sandlock-api": "sandlock", "container-api": "container"}
+                arm = arms.WarmArm(driver, ws.scratch, mode_of[arm_id], arm_id,
+                                   skip=NO_EGRESS if arm_id == "container-api" else ())
                 arm.throughput_count = ws.size["throughput"]
             except Exception as e:
                 table[arm_id] = {"present": False, "reason": "warm driver unavailable: %s" % e}
@@ -113,7 +148,7 @@ def build_arms(a, ws, port, policy, out, mode, log, smp):
     for arm_id, row in table.items():
         if not row["present"] and "preflight" not in row["reason"]:
             print("arm %-16s ABSENT: %s" % (arm_id, row["reason"]), flush=True)
-    if driver and not {"native-api", "sandlock-api"} & {x.id for x in present}:
+    if driver and not {"native-api", "sandlock-api", "container-api"} & {x.id for x in present}:
         driver.close()
         driver = None
     return present, table, driver
@@ -131,7 +166,7 @@ def measure(present, driver, ws, port, reps, warmup):
             argv = ws.argv(w, port)
             rot = (rep * len(order) + wi) % len(present)
             for arm in present[rot:] + present[:rot]:
-                if w == "throughput" and arm.id not in WARM_ARMS:
+                if w == "throughput" and arm.id not in WARM_ARMS or w in getattr(arm, "skip", ()):
                     continue
                 try:
                     s = direct.sample(argv) if w == "throughput" and arm.id == "unconfined" else arm.sample(w, argv)
@@ -187,18 +222,22 @@ def main(argv=None):
         policy = os.path.join(root, "bench-policy.yaml")
         policy_text = render_policy(ws, port, policy)
         shutil.copyfile(policy, os.path.join(out, "bench-policy.yaml"))
+        container_policy = os.path.join(root, "bench-policy-container.yaml")
+        render_container_policy(policy_text, container_policy)
+        shutil.copyfile(container_policy, os.path.join(out, "bench-policy-container.yaml"))
         log = os.path.join(out, "arms-stderr.log")
         print("aasm benchmarks, %s mode: %d warm-up + %d kept repetitions; results in %s" % (mode, warmup, reps, out))
         fp = env.fingerprint(ws.scratch, os.path.join(a.aasm_home, "bin", "aasm"), REPO, arms.sandlock(REPO)[0])
         load_before = env.load()
         helper = sampler.build_helper(root)
         smp = sampler.Sampler(helper)
-        present, table, driver = build_arms(a, ws, port, policy, out, mode, log, smp)
+        present, table, driver = build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
         if not any(x.id == "unconfined" for x in present):
             print("harness error: the unconfined baseline does not run", file=sys.stderr)
             return 1
         t0 = time.time()
         samples = measure(present, driver, ws, port, reps, warmup)
+        memory = containers.memory_per_container(present, ws, 1 if mode == "quick" else 5)
         min_reps = rules.MIN_KEPT_FULL if mode == "full" else reps
         graded, control = analyse(samples, min_reps)
         result = {
@@ -209,7 +248,7 @@ def main(argv=None):
             "arms": table, "policy": policy_text,
             "rss_source": "rusage-exec helper (wait4 of a ~1 MiB parent)" if helper else
             "harness wait4 (floor: the harness's own resident set; no C compiler found)", "workload_sizes": ws.size,
-            "samples": samples, "grades": graded, "negative_control": control,
+            "samples": samples, "grades": graded, "negative_control": control, "container_memory": memory,
             "control_validity": "VALID" if control["valid"] else "INVALID",
         }
         if mode == "quick":

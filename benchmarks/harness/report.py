@@ -3,7 +3,8 @@ import json, os
 
 from . import rules
 
-ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "sandlock-api", "bwrap", "negative-control"]
+ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "sandlock-api", "container-cli", "container-api",
+             "bwrap", "negative-control"]
 COLOURS = {"GREEN": "#2e7d32", "AMBER": "#f9a825", "RED": "#c62828"}
 
 
@@ -92,6 +93,10 @@ def summary(res):
           "- native-api and sandlock-api P6 are NOT_MEASURED: the tree is a child of the warm JVM, which cannot"
           " wait4 it.",
           "- native-cli includes a JVM start per launch; its P6 is the JVM's peak RSS, by design of the arm.",
+          "- container-cli and container-api run the bench policy with egress stated as none (METHODOLOGY.md "
+          "amendment 3: the container backend has no egress path yet), so their P5 is NOT_MEASURED; their P6 is "
+          "the CLI JVM's (the container's processes are the engine's children); memory per running container is "
+          "reported below instead."] + _container_memory(res.get("container_memory")) + [
           "", "## Fingerprint", ""]
     L += ["- %s: %s" % (k, fp.get(k)) for k in rules.FINGERPRINT_KEYS]
     if res.get("charts", {}).get("files"):
@@ -99,6 +104,27 @@ def summary(res):
     elif res.get("charts"):
         L += ["", "Charts: %s" % res["charts"]["note"]]
     return "\n".join(L) + "\n"
+
+
+def _container_memory(m):
+    """Memory per running container (amendment 3), reported next to the grades, not graded."""
+    if not m:
+        return []
+    L = ["", "## Memory per running container (aasm-container; reported, not graded)", ""]
+    if not m.get("measured"):
+        return L + ["Not measured: %s." % m.get("reason")]
+    L += ["%d containers running the same sleep at once; the same sleep unconfined holds %.0f KiB." % (
+        m["k"], m["unconfined_program_rss_kib"]), "",
+          "| container | shim KiB | guard KiB | init KiB | program KiB | cgroup usage KiB |", "|---|---|---|---|---|---|"]
+    for r in m["containers"]:
+        L.append("| %s | %s | %s | %s | %s | %s |" % (r["id"], r["shim"], r["guard"], r["init"], r["program"],
+                                                     r["cgroup_usage_kib"]))
+    L += ["", "Added resident memory per running container (shim + guard + init + program, minus the program "
+          "unconfined), median: **%.2f MiB**; the container's memory cgroup, median: %.2f MiB; the engine daemons "
+          "grew by %.2f MiB per container while they ran (informative)." % (
+              m["added_rss_mib_median"], m["cgroup_usage_mib_median"],
+              m["engine_daemons_rss_delta_mib_per_container"])]
+    return L
 
 
 def verdict_text(res):

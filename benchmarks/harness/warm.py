@@ -1,30 +1,19 @@
-"""The warm in-JVM arm: compiles java/BenchDriver.java against the module jars and keeps one JVM running."""
+"""The warm in-JVM arm: compiles java/*.java against the distribution's exported API and keeps one JVM running,
+which embeds the distribution (its bundle set and conf/) and calls the kernel through ports only."""
 import fcntl, glob, os, shutil, subprocess
 
-MODULES = ["ports", "kernel", "adapter-policy-yaml", "adapter-landlock-seccomp", "adapter-sandlock"]
-VERSION = "0.1.0-SNAPSHOT"
 
-
-def classpath(repo, dist, snapshot_dir):
-    """Module jars (fresh target/ jar, else ~/.m2) plus third-party jars of the distribution, copied to a
-    snapshot dir so that a concurrent rebuild cannot change them under a running benchmark."""
-    os.makedirs(snapshot_dir, exist_ok=True)
-    jars = []
-    for m in MODULES:
-        cands = [os.path.join(repo, m, "target", "%s-%s.jar" % (m, VERSION)),
-                 os.path.expanduser("~/.m2/repository/io/aasm/%s/%s/%s-%s.jar" % (m, VERSION, m, VERSION))]
-        found = next((c for c in cands if os.path.exists(c)), None)
-        if not found:
-            raise RuntimeError("module jar of %s not found (build it: mvn -q -DskipTests install)" % m)
-        jars.append(found)
+def classpath(dist, snapshot_dir):
+    """The two jars an embedding application needs on its class path: the OSGi framework and the exported
+    ports API; copied to a snapshot dir so that a concurrent rebuild cannot change them under a running
+    benchmark (the bundles themselves are copied into the framework's cache when installed)."""
     if not dist or not os.path.isdir(os.path.join(dist, "bundle")):
-        raise RuntimeError("distribution not found (third-party jars come from its bundle/ dir)")
-    own = {"ports", "kernel", "metadata", "distribution"} | {m for m in MODULES}
-    for j in sorted(glob.glob(os.path.join(dist, "bundle", "*.jar"))):
-        name = os.path.basename(j)[:-4]
-        if name not in own and not name.startswith("adapter-"):
-            jars.append(j)
-    jars += glob.glob(os.path.join(dist, "lib", "org.apache.felix.framework*.jar"))
+        raise RuntimeError("distribution not found at %s (build it: mvn -q -DskipTests install)" % dist)
+    jars = [os.path.join(dist, "bundle", "ports.jar")] + glob.glob(os.path.join(dist, "lib", "org.apache.felix.framework*.jar"))
+    missing = [j for j in jars if not os.path.exists(j)]
+    if missing or len(jars) < 2:
+        raise RuntimeError("distribution at %s lacks %s" % (dist, missing or "lib/org.apache.felix.framework.jar"))
+    os.makedirs(snapshot_dir, exist_ok=True)
     copied = []
     for j in jars:
         dst = os.path.join(snapshot_dir, os.path.basename(j))
@@ -34,11 +23,11 @@ def classpath(repo, dist, snapshot_dir):
 
 
 class Driver:
-    def __init__(self, bench_dir, repo, dist, policy, work, log_path, env):
+    def __init__(self, bench_dir, dist, policy, work, log_path, env, container_policy=None):
         cls_dir = os.path.join(work, "driver-classes")
-        cp = classpath(repo, dist, os.path.join(work, "driver-jars"))
-        src = os.path.join(bench_dir, "java", "io", "aasm", "bench", "BenchDriver.java")
-        p = subprocess.run(["javac", "-nowarn", "-d", cls_dir, "-cp", cp, src], capture_output=True, text=True)
+        cp = classpath(dist, os.path.join(work, "driver-jars"))
+        srcs = sorted(glob.glob(os.path.join(bench_dir, "java", "io", "aasm", "bench", "*.java")))
+        p = subprocess.run(["javac", "-nowarn", "-d", cls_dir, "-cp", cp] + srcs, capture_output=True, text=True)
         if p.returncode != 0:
             raise RuntimeError("javac failed: " + (p.stderr.strip().splitlines() or ["?"])[0])
         req_r, self._req_w = os.pipe()
@@ -49,7 +38,9 @@ class Driver:
         shell = 'exec "$@" 3<&%d 4>&%d %d<&- %d>&-' % (req_r, resp_w, req_r, resp_w)
         self._log = open(log_path, "ab")
         self.proc = subprocess.Popen(["/bin/bash", "-c", shell, "bash", "java", "-cp", cls_dir + ":" + cp,
-                                      "io.aasm.bench.BenchDriver", policy], pass_fds=(req_r, resp_w),
+                                      "io.aasm.bench.BenchDriver", dist, policy, os.path.join(work, "driver")]
+                                     + ([container_policy] if container_policy else []),
+                                     pass_fds=(req_r, resp_w),
                                      stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, env=env)
         os.close(req_r)
         os.close(resp_w)

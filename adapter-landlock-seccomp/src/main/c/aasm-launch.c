@@ -77,8 +77,9 @@ static struct plan P;
 /* RELAY_TCP_PORT: the relay process (host network namespace), init's end of its socketpair, the listeners. */
 static pid_t relay_pid = -1;
 static int relay_sock = -1;
-static int relay_fds[2 * PLAN_MAX_RELAY_PORTS], relay_families[2 * PLAN_MAX_RELAY_PORTS];
-static uint16_t relay_fports[2 * PLAN_MAX_RELAY_PORTS];
+static int relay_fds[2 * PLAN_MAX_RELAY_PORTS + 2], relay_families[2 * PLAN_MAX_RELAY_PORTS + 2];
+static int relay_kinds[2 * PLAN_MAX_RELAY_PORTS + 2];
+static uint16_t relay_fports[2 * PLAN_MAX_RELAY_PORTS + 2];
 static size_t nrelay_fds;
 
 /* kill: the supervisor is gone. Otherwise the relay ends by itself once init has gone (it delivers what the
@@ -600,9 +601,9 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     int sfd = signalfd_for(1, 0);
     int status = 0, done = 0, authority_r = ap[0];
     while (!done) {
-        struct pollfd pf[5 + 2 * PLAN_MAX_RELAY_PORTS] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0},
-                                                          {authority_r, POLLIN, 0}, {offer_r, POLLIN, 0},
-                                                          {listener, POLLIN, 0}};
+        struct pollfd pf[5 + 2 * PLAN_MAX_RELAY_PORTS + 2] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0},
+                                                              {authority_r, POLLIN, 0}, {offer_r, POLLIN, 0},
+                                                              {listener, POLLIN, 0}};
         for (size_t i = 0; i < nrelay_fds; i++) pf[5 + i] = (struct pollfd){relay_fds[i], POLLIN, 0};
         if (poll(pf, (nfds_t)(5 + nrelay_fds), -1) < 0) continue;
         /* Denials first: the program is blocked in its call until it is answered. */
@@ -624,7 +625,8 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             authority_r = -1;
         }
         for (size_t i = 0; i < nrelay_fds; i++)
-            if (pf[5 + i].revents) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
+            if (pf[5 + i].revents)
+                relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i], relay_kinds[i]);
         if (pf[1].revents) {
             char c;
             if (read(lifeline_r, &c, 1) <= 0) { kill_tree_and_reap(); _exit(EXIT_LIFELINE); }
@@ -651,7 +653,8 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
         }
     }
     /* Connections made just before the program ended still reach the relay. */
-    for (size_t i = 0; i < nrelay_fds; i++) relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i]);
+    for (size_t i = 0; i < nrelay_fds; i++)
+        relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i], relay_kinds[i]);
     /* Whatever else of the tree is still blocked in a denied call is answered, then killed with the rest. */
     while (listener >= 0) {
         struct pollfd lp = {listener, POLLIN, 0};
@@ -852,9 +855,15 @@ int main(int argc, char **argv) {
 
     open_before_namespaces();                  /* step 2 */
     /* The relay must stay in the host's network namespace: fork it before the unshare. */
-    if (P.nrelay || P.nrelay_udp) relay_pid = relay_start(&relay_sock);
+    if (P.nrelay || P.nrelay_udp || P.has_proxy)
+        relay_pid = relay_start(&relay_sock, P.has_proxy ? P.proxy_path : NULL, P.proxy_preamble, P.proxy_preamble_len);
     enter_namespaces();                        /* step 3 */
-    if (P.nrelay) nrelay_fds = relay_listen(P.relay_ports, P.nrelay, relay_fds, relay_fports, relay_families);
+    if (P.nrelay)
+        relay_listen(P.relay_ports, P.nrelay, RELAY_KIND_LOOPBACK, relay_fds, relay_fports, relay_families, relay_kinds,
+                     &nrelay_fds);
+    if (P.has_proxy)
+        relay_listen(&P.proxy_port, 1, RELAY_KIND_PROXY, relay_fds, relay_fports, relay_families, relay_kinds,
+                     &nrelay_fds);
     if (P.nrelay_udp) relay_udp(relay_sock, P.relay_udp_ports, P.nrelay_udp);
     if (!(P.ns & NS_PID)) prctl(PR_SET_CHILD_SUBREAPER, 1);
     /* The working directory must exist where the program will run (the view, when there is one). */

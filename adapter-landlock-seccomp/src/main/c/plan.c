@@ -139,6 +139,22 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         p->relay_udp_ports[p->nrelay_udp++] = port;
         break;
     }
+    case 0x17: {
+        once(&seen[type], "RELAY_PROXY");
+        if (len < 5) refuse("malformed_record", "RELAY_PROXY needs a port, a preamble and a path");
+        uint16_t port = (uint16_t)(v[0] | v[1] << 8);
+        uint16_t plen = (uint16_t)(v[2] | v[3] << 8);
+        if (port == 0) refuse("malformed_record", "RELAY_PROXY port 0");
+        if (plen < 16 || plen > PLAN_MAX_PREAMBLE || (uint32_t)plen + 4 >= len)
+            refuse("malformed_record", "RELAY_PROXY preamble of %u bytes (16..%d, then a path)", plen, PLAN_MAX_PREAMBLE);
+        p->has_proxy = 1;
+        p->proxy_port = port;
+        memcpy(p->proxy_preamble, v + 4, plen);
+        p->proxy_preamble_len = plen;
+        p->proxy_path = absolute(v + 4 + plen, len - 4 - plen, "RELAY_PROXY socket");
+        if (strlen(p->proxy_path) >= 108) refuse("malformed_record", "RELAY_PROXY socket path longer than 107 bytes");
+        break;
+    }
     case 0x20:
         p->cgroups = grow(p->cgroups, p->ncgroups + 1, sizeof *p->cgroups);
         p->cgroup_fds = grow(p->cgroup_fds, p->ncgroups + 1, sizeof *p->cgroup_fds);
@@ -274,8 +290,11 @@ static void cross_check(struct plan *p) {
     if (p->nview && !(p->ns & NS_MOUNT)) refuse("inconsistent", "VIEW_OP without a mount namespace");
     if (p->program_pid && !(p->ns & NS_PID)) refuse("inconsistent", "PROGRAM_PID without a pid namespace");
     if (p->lo_up && !(p->ns & NS_NET)) refuse("inconsistent", "LOOPBACK_UP without a network namespace");
-    if ((p->nrelay || p->nrelay_udp) && !p->lo_up)
-        refuse("inconsistent", "RELAY_TCP_PORT and RELAY_UDP_PORT need LOOPBACK_UP in a network namespace");
+    if ((p->nrelay || p->nrelay_udp || p->has_proxy) && !p->lo_up)
+        refuse("inconsistent", "RELAY_TCP_PORT, RELAY_UDP_PORT and RELAY_PROXY need LOOPBACK_UP in a network namespace");
+    for (size_t i = 0; p->has_proxy && i < p->nrelay; i++)
+        if (p->relay_ports[i] == p->proxy_port)
+            refuse("inconsistent", "RELAY_PROXY port %u is also a RELAY_TCP_PORT", p->proxy_port);
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
     if (p->has_decisions && p->decision_filter >= p->nfilters)

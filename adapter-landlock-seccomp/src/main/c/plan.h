@@ -10,6 +10,7 @@
 #define PLAN_MAX_BODY (16u << 20)
 #define PLAN_MAX_RELAY_PORTS 64
 #define PLAN_MAX_SECCOMP 4
+#define PLAN_MAX_PREAMBLE 64
 
 enum { NS_USER = 1, NS_PID = 2, NS_NET = 4, NS_IPC = 8, NS_MOUNT = 16, NS_ALL = 31 };
 enum { SIG_TARGET_PROGRAM = 0, SIG_TARGET_GROUP = 1, SIG_TARGET_ALL = 2 };
@@ -43,6 +44,9 @@ struct plan {
     int lo_up;
     uint16_t *relay_ports; size_t nrelay;
     uint16_t *relay_udp_ports; size_t nrelay_udp;
+    /* RELAY_PROXY: the in-namespace port of the supervisor's proxy, its socket, the preamble every connection starts with */
+    int has_proxy; uint16_t proxy_port; char *proxy_path;
+    unsigned char proxy_preamble[PLAN_MAX_PREAMBLE]; size_t proxy_preamble_len;
     char **cgroups; int *cgroup_fds; size_t ncgroups;
     struct rl *rlimits; size_t nrl;
     int has_ruleset; uint64_t ll_fs, ll_net, ll_scoped;

@@ -5,6 +5,8 @@
  * connection (SCM_RIGHTS over a socketpair) to the relay. The relay was forked before the unshare, so
  * it stays in the host's network namespace; it connects to the host's 127.0.0.1:Q (or ::1) and copies
  * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
+ * RELAY_PROXY adds one more listener whose connections go to the supervisor's proxy socket instead (a path
+ * fixed in the plan), each starting with the plan's preamble, the session's credential the program never sees.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,17 +14,19 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "relay.h"
 
 #define RELAY_MAX_CONNS 64
-#define RELAY_BUF 16384
+#define RELAY_BUF 65536 /* per direction and connection; only touched pages are resident */
 #define RELAY_DRAIN_SECONDS 2
 
 #define RELAY_MAX_UDP_SOCKS (2 * PLAN_MAX_RELAY_PORTS)
@@ -110,6 +114,21 @@ static void drop(struct conn *c) {
     c->a = c->b = -1;
 }
 
+/* RELAY_PROXY, copied before the fork: where proxy connections go and what each one starts with. */
+static char proxy_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+static unsigned char proxy_pre[PLAN_MAX_PREAMBLE];
+static size_t proxy_pre_len;
+
+static int proxy_connect(void) {
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return -1;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    memcpy(sa.sun_path, proxy_path, sizeof sa.sun_path - 1);
+    if (connect(s, (struct sockaddr *)&sa, sizeof sa) < 0) { close(s); return -1; }
+    fcntl(s, F_SETFL, O_NONBLOCK);
+    return s;
+}
+
 static int host_connect(uint16_t port, int family) {
     int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (s < 0) return -1;
@@ -145,16 +164,22 @@ static int receive(int ctl) {
         usocks[nusocks++] = (struct usock){fd, (uint16_t)(msg4[0] | msg4[1] << 8), msg4[2] == 6 ? AF_INET6 : AF_INET};
         return 1;
     }
-    if (n != 3) { close(fd); return 1; }
+    int proxied = n == 4 && msg4[3] == RELAY_KIND_PROXY && proxy_path[0];
+    if (n != 3 && !proxied) { close(fd); return 1; }
     struct conn *slot = NULL;
     for (int i = 0; i < RELAY_MAX_CONNS && !slot; i++)
         if (conns[i].a < 0) slot = &conns[i];
-    int b = slot ? host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET) : -1;
+    int b = !slot ? -1 : proxied ? proxy_connect()
+                                 : host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET);
     if (b < 0) { close(fd); return 1; } /* bounded, or nothing listens on the host: the program sees a reset */
     fcntl(fd, F_SETFL, O_NONBLOCK);
     memset(slot, 0, sizeof *slot);
     slot->a = fd;
     slot->b = b;
+    if (proxied) { /* the session's credential goes first, before anything the program sends */
+        memcpy(slot->ab.buf, proxy_pre, proxy_pre_len);
+        slot->ab.len = proxy_pre_len;
+    }
     return 1;
 }
 
@@ -166,8 +191,10 @@ static int pump(int from, short rev_from, int to, short rev_to, struct half *h) 
         else if (n == 0) h->eof = 1;
         else if (errno != EAGAIN && errno != EINTR) return -1;
     }
-    if ((rev_to & POLLOUT) && h->off < h->len) {
-        ssize_t n = send(to, h->buf + h->off, h->len - h->off, MSG_NOSIGNAL);
+    /* Sent at once, without waiting for POLLOUT: the peer usually has room, and waiting costs every chunk a
+     * second poll round (half the bulk throughput). MSG_DONTWAIT: a full peer leaves the rest for POLLOUT. */
+    if (h->off < h->len) {
+        ssize_t n = send(to, h->buf + h->off, h->len - h->off, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n > 0) h->off += (size_t)n;
         else if (n < 0 && errno != EAGAIN && errno != EINTR) return -1;
         if (h->off == h->len) h->len = h->off = 0;
@@ -233,7 +260,12 @@ static void relay_main(int ctl) {
     }
 }
 
-pid_t relay_start(int *init_end) {
+pid_t relay_start(int *init_end, const char *path, const unsigned char *preamble, size_t preamble_len) {
+    if (path) {
+        snprintf(proxy_path, sizeof proxy_path, "%s", path);
+        memcpy(proxy_pre, preamble, preamble_len < sizeof proxy_pre ? preamble_len : sizeof proxy_pre);
+        proxy_pre_len = preamble_len < sizeof proxy_pre ? preamble_len : sizeof proxy_pre;
+    }
     int sp[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) refuse("relay", "socketpair: %s", strerror(errno));
     pid_t parent = getpid();
@@ -264,14 +296,15 @@ pid_t relay_start(int *init_end) {
     relay_main(3);
 }
 
-size_t relay_listen(const uint16_t *ports, size_t n, int *fds, uint16_t *fports, int *families) {
-    size_t count = 0;
+void relay_listen(const uint16_t *ports, size_t n, int kind, int *fds, uint16_t *fports, int *families, int *kinds,
+                  size_t *counter) {
+    size_t count = *counter;
     for (size_t i = 0; i < n; i++) {
         int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(ports[i]), .sin_addr = {htonl(INADDR_LOOPBACK)}};
         if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(s, 64) < 0)
             refuse("relay", "listen on 127.0.0.1:%u in the new network namespace: %s", ports[i], strerror(errno));
-        fds[count] = s; fports[count] = ports[i]; families[count++] = 4;
+        fds[count] = s; fports[count] = ports[i]; kinds[count] = kind; families[count++] = 4;
         /* IPv6 only where the namespace has it; without ::1 the program simply cannot use IPv6. */
         int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (s6 < 0) continue;
@@ -284,9 +317,9 @@ size_t relay_listen(const uint16_t *ports, size_t n, int *fds, uint16_t *fports,
             continue;
         }
         if (listen(s6, 64) < 0) refuse("relay", "listen on [::1]:%u: %s", ports[i], strerror(errno));
-        fds[count] = s6; fports[count] = ports[i]; families[count++] = 6;
+        fds[count] = s6; fports[count] = ports[i]; kinds[count] = kind; families[count++] = 6;
     }
-    return count;
+    *counter = count;
 }
 
 static void hand_over(int relay_sock, const unsigned char *msg, size_t len, int fd) {
@@ -330,12 +363,13 @@ void relay_udp(int relay_sock, const uint16_t *ports, size_t n) {
     }
 }
 
-void relay_pass(int relay_sock, int listener, uint16_t port, int family) {
+void relay_pass(int relay_sock, int listener, uint16_t port, int family, int kind) {
     for (;;) {
         int c = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (c < 0) return; /* EAGAIN: drained */
-        unsigned char msg[3] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family};
-        hand_over(relay_sock, msg, sizeof msg, c);
+        unsigned char msg[4] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family,
+                                (unsigned char)kind};
+        hand_over(relay_sock, msg, kind == RELAY_KIND_PROXY ? 4 : 3, c);
         close(c);
     }
 }

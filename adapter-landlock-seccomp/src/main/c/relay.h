@@ -8,17 +8,23 @@
 
 #include "plan.h"
 
-/* Forks the relay in the current (the host's) network namespace; *init_end receives init's end of the pair. */
-pid_t relay_start(int *init_end);
+/* Listener kinds: a granted loopback port (to the host's same port) or the supervisor's proxy (RELAY_PROXY). */
+enum { RELAY_KIND_LOOPBACK = 'L', RELAY_KIND_PROXY = 'P' };
 
-/* Listens on 127.0.0.1 and (where present) [::1] for each port in the current namespace; refuses on error. */
-size_t relay_listen(const uint16_t *ports, size_t n, int *fds, uint16_t *fports, int *families);
+/* Forks the relay in the current (the host's) network namespace; *init_end receives init's end of the pair.
+ * With a proxy socket (path non-NULL), connections of kind PROXY go there, each starting with the preamble. */
+pid_t relay_start(int *init_end, const char *proxy_path, const unsigned char *preamble, size_t preamble_len);
+
+/* Listens on 127.0.0.1 and (where present) [::1] for each port in the current namespace; refuses on error.
+ * Appends to fds/fports/families/kinds from index *count. */
+void relay_listen(const uint16_t *ports, size_t n, int kind, int *fds, uint16_t *fports, int *families, int *kinds,
+                  size_t *count);
 
 /* Binds 127.0.0.1 and (where present) [::1] UDP sockets for each port in the current namespace and hands
  * them to the relay, which forwards each client's datagrams to the host's loopback and the replies back. */
 void relay_udp(int relay_sock, const uint16_t *ports, size_t n);
 
 /* Accepts every pending connection on a listener and hands each to the relay. */
-void relay_pass(int relay_sock, int listener, uint16_t port, int family);
+void relay_pass(int relay_sock, int listener, uint16_t port, int family, int kind);
 
 #endif

@@ -2,14 +2,18 @@
  * aasm-sandlock-guard: the single-threaded parent of one `sandlock run`, between the JVM and sandlock.
  * See GUARD.md next to this file for the protocol. In short:
  *
- *   aasm-sandlock-guard unix:<socket> [cgroup:<dir>] [state:<dir>] -- <sandlock argv...>
+ *   aasm-sandlock-guard unix:<socket> [cgroup:<dir>] [state:<dir>] [authority:drop|userns] -- <sandlock argv...>
+ *   aasm-sandlock-guard exec <filter> -- <program> [args...]      (run by sandlock as the program: shim.c)
  *
  * It connects to the supervisor's socket (the lifeline), takes the inventory of the descriptors it
- * inherited, becomes a child sub-reaper, forks sandlock (placed into <dir>/cgroup.procs before exec, with
- * PR_SET_PDEATHSIG(SIGKILL) towards this single-threaded process and sandlock's --status-fd on fd 3),
- * relays sandlock's status line and its own wait status, and kills every process of the tree when
- * sandlock ends, when the supervisor asks, or when the supervisor is gone (end of file on the socket).
- * It makes no decision about confinement: every confinement flag is already on sandlock's argv.
+ * inherited, becomes a child sub-reaper, forks sandlock (placed into <dir>/cgroup.procs, in a session of
+ * its own with the launch's own terminal when the caller's stdin is one, with every capability dropped and
+ * no_new_privs, with PR_SET_PDEATHSIG(SIGKILL) towards this single-threaded process and sandlock's
+ * --status-fd on fd 3), relays the terminal, sandlock's status line and its own wait status, and kills
+ * every process of the tree when sandlock ends, when the supervisor asks, or when the supervisor is gone
+ * (end of file on the socket). It makes no decision about confinement: every confinement flag is already
+ * on sandlock's argv, and the seccomp filter on the program's, both built and checked in Java; the session,
+ * the terminal and the dropped capabilities are the same for every launch.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "authority.h"
+#include "shim.h"
+#include "terminal.h"
+#include "view.h"
+
 #define STATUS_FD 3
 #define EXIT_REFUSED 121
 #define EXIT_LIFELINE 137
@@ -41,6 +50,10 @@ static pid_t guard_pid;
 static pid_t sandlock_pid = -1;
 static const char *cgroup_dir;    /* NULL: the process tree alone (sub-reaper) */
 static const char *state_dir;     /* sandlock's own per-sandbox directory, removed once the tree is gone */
+static const char *authority;     /* "drop", "userns" (drop inside a user namespace of our own) or NULL */
+static int read_only_view;        /* every mount read-only but the writable paths (view.c) */
+static const char *writable[4096];
+static int writable_count;
 
 static void say(const char *fmt, ...) {
     char line[4200];
@@ -250,21 +263,36 @@ static int connect_channel(const char *spec) {
     return s;
 }
 
-/* In the child: join the cgroup, tie its life to ours, hand over the status pipe, exec sandlock. */
+/* In the child, before anything else runs: a fixed-size label and the errno, read by the guard. */
+static void child_refuse(int error_w, const char *what, int err) {
+    char label[16] = {0};
+    strncpy(label, what, sizeof label - 1);
+    if (write(error_w, label, sizeof label) < 0 || write(error_w, &err, sizeof err) < 0) { /* parent sees EOF */ }
+    _exit(EXIT_REFUSED);
+}
+
+/* In the child: join the cgroup, leave the caller's session, drop every capability, tie its life to ours,
+ * hand over the status pipe, exec sandlock. */
 static void exec_sandlock(char **argv, int status_w, int error_w, const sigset_t *old) {
     if (cgroup_dir) {
         char path[4096];
         snprintf(path, sizeof path, "%s/cgroup.procs", cgroup_dir);
         int fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, "0", 1) != 1) {
-            int err = errno;
-            if (write(error_w, "cgroup_join", 11) < 0 || write(error_w, &err, sizeof err) < 0) { /* parent sees EOF */ }
-            _exit(EXIT_REFUSED);
-        }
+        if (fd < 0 || write(fd, "0", 1) != 1) child_refuse(error_w, "cgroup_join", errno);
         close(fd);
     }
-    /* This process is single-threaded, so the parent-death signal follows exactly its life. */
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != guard_pid) _exit(EXIT_LIFELINE);
+    /* Never the caller's session: no controlling terminal of the caller's, no place in its job control. */
+    if (setsid() < 0) child_refuse(error_w, "session", errno);
+    int err = term_attach();
+    if (err) child_refuse(error_w, "terminal", err);
+    if (authority && strcmp(authority, "userns") == 0 && (err = authority_userns())) {
+        child_refuse(error_w, "userns", err);
+    }
+    if (read_only_view) {
+        const char *what = "view";
+        if ((err = view_read_only(writable, writable_count, &what))) child_refuse(error_w, what, err);
+    }
+    if (authority && (err = authority_drop())) child_refuse(error_w, "authority", err);
     if (error_w == STATUS_FD) { /* never let the dup2 below close the error pipe */
         int moved = fcntl(error_w, F_DUPFD_CLOEXEC, 10);
         if (moved < 0) _exit(EXIT_REFUSED);
@@ -272,17 +300,18 @@ static void exec_sandlock(char **argv, int status_w, int error_w, const sigset_t
         error_w = moved;
     }
     if (status_w != STATUS_FD) {
-        if (dup2(status_w, STATUS_FD) < 0) _exit(EXIT_REFUSED);
+        if (dup2(status_w, STATUS_FD) < 0) child_refuse(error_w, "status_fd", errno);
         close(status_w);
     } else {
         fcntl(STATUS_FD, F_SETFD, 0);
     }
     for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
     sigprocmask(SIG_SETMASK, old, NULL);
+    /* Last, after every credential change: this process is single-threaded, so the parent-death signal
+     * follows exactly its life. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != guard_pid) _exit(EXIT_LIFELINE);
     execv(argv[0], argv);
-    int err = errno;
-    if (write(error_w, "exec", 4) < 0 || write(error_w, &err, sizeof err) < 0) { /* parent sees EOF */ }
-    _exit(127);
+    child_refuse(error_w, "exec", errno);
 }
 
 /* ---- probe actors ------------------------------------------------------------------------------
@@ -354,16 +383,37 @@ static int probe_main(int argc, char **argv) {
     return 2;
 }
 
+/* Options before "--": cgroup:<dir>, state:<dir>, authority:drop|userns, view:read-only, rw:<path> (each
+ * writable path of the view, absolute). Returns the index of "--" or -1. */
+static int options(int argc, char **argv, int i) {
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "view:read-only") == 0) read_only_view = 1;
+        else if (strncmp(argv[i], "rw:/", 4) == 0 && writable_count < 4096) writable[writable_count++] = argv[i] + 3;
+        else if (strncmp(argv[i], "rw:/", 4) == 0) return -1; /* never a narrower view than asked, silently */
+        else if (strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i] + 7;
+        else if (strncmp(argv[i], "state:", 6) == 0) state_dir = argv[i] + 6;
+        else if (strcmp(argv[i], "authority:drop") == 0 || strcmp(argv[i], "authority:userns") == 0) authority = argv[i] + 10;
+        else return -1;
+    }
+    return i < argc && i + 1 < argc && argv[i + 1][0] == '/' ? i : -1;
+}
+
+/* One command line (or several) from the supervisor. */
+static void command(const char *cmd) {
+    if (strstr(cmd, "kill")) kill_tree();
+    else if (strstr(cmd, "term")) term_tree();
+    if (strstr(cmd, "winch")) term_resize();
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "probe") == 0) return probe_main(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "exec") == 0) return shim_main(argc, argv);
     guard_pid = getpid();
-    int i = 1;
-    if (i >= argc) return EXIT_REFUSED;
-    const char *channel = argv[i++];
-    if (i < argc && strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i++] + 7;
-    if (i < argc && strncmp(argv[i], "state:", 6) == 0) state_dir = argv[i++] + 6;
-    if (i >= argc || strcmp(argv[i], "--") != 0 || i + 1 >= argc || argv[i + 1][0] != '/') return EXIT_REFUSED;
-    char **sandlock_argv = argv + i + 1;
+    if (argc < 2) return EXIT_REFUSED;
+    const char *channel = argv[1];
+    int dashes = options(argc, argv, 2);
+    if (dashes < 0) return EXIT_REFUSED;
+    char **sandlock_argv = argv + dashes + 1;
 
     /* Inventory before any descriptor of our own exists; the line goes out once the channel is up. */
     inventory();
@@ -378,8 +428,10 @@ int main(int argc, char **argv) {
     sigset_t mask, old;
     sigemptyset(&mask);
     /* The supervisor speaks over the channel; terminal and job-control signals must not end the guard
-     * (that would leave the tree to the parent-death signal alone, and setsid daemons behind). */
-    int handled[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU};
+     * (that would leave the tree to the parent-death signal alone, and setsid daemons behind). SIGWINCH
+     * resizes the launch's own terminal. */
+    int handled[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU,
+                     SIGWINCH};
     for (size_t k = 0; k < sizeof handled / sizeof handled[0]; k++) sigaddset(&mask, handled[k]);
     sigprocmask(SIG_BLOCK, &mask, &old);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -389,6 +441,13 @@ int main(int argc, char **argv) {
         say("refused:setup:%d", errno);
         return EXIT_REFUSED;
     }
+    /* The launch's own terminal, when the caller sits at one; its modes are restored however we end. */
+    if (term_open() < 0) {
+        say("refused:terminal:%d", errno);
+        term_restore();
+        return EXIT_REFUSED;
+    }
+    atexit(term_restore);
     sandlock_pid = fork();
     if (sandlock_pid < 0) {
         say("refused:fork:%d", errno);
@@ -403,12 +462,12 @@ int main(int argc, char **argv) {
     }
     close(status_pipe[1]);
     close(error_pipe[1]);
-    char why[16] = "";
+    char why[17] = "";
     int err = 0;
-    ssize_t r = read(error_pipe[0], why, 11);
+    ssize_t r = read(error_pipe[0], why, 16);
     if (r > 0) {
         if (read(error_pipe[0], &err, sizeof err) < 0) err = 0;
-        why[r] = 0;
+        why[16] = 0;
         close(error_pipe[0]);
         kill_tree();
         remove_state();
@@ -417,16 +476,24 @@ int main(int argc, char **argv) {
     }
     close(error_pipe[0]);
     say("started:%d", (int)sandlock_pid);
+    /* What sandlock holds after its execve bounds every descendant: empty bounding, inheritable and
+     * ambient sets with the securebits locked and no_new_privs mean no execve can raise anything. */
+    char held[512];
+    if (authority_read(sandlock_pid, held, sizeof held) == 0) say("authority:%s", held);
+    else say("authority-unavailable:%d", errno);
 
     char status[4096];
     size_t status_len = 0;
     int status_open = 1, lifeline = 1;
     while (sandlock_status < 0) {
-        struct pollfd p[3] = {{chan, POLLIN, 0}, {sfd, POLLIN, 0}, {status_pipe[0], POLLIN, 0}};
-        if (poll(p, status_open ? 3 : 2, -1) < 0) {
+        struct pollfd p[3 + TERM_POLLFDS] = {{chan, POLLIN, 0}, {sfd, POLLIN, 0},
+                                             {status_open ? status_pipe[0] : -1, POLLIN, 0}};
+        term_pollfds(p + 3);
+        if (poll(p, 3 + TERM_POLLFDS, -1) < 0) {
             if (errno == EINTR) continue;
             break;
         }
+        term_pump(p + 3);
         if (p[0].revents) {
             char cmd[64];
             ssize_t n = recv(chan, cmd, sizeof cmd - 1, MSG_DONTWAIT);
@@ -436,8 +503,7 @@ int main(int argc, char **argv) {
             }
             if (n > 0) {
                 cmd[n] = 0;
-                if (strstr(cmd, "kill")) kill_tree();
-                else if (strstr(cmd, "term")) term_tree();
+                command(cmd);
             }
         }
         if (status_open && p[2].revents) {
@@ -448,6 +514,8 @@ int main(int argc, char **argv) {
         if (p[1].revents) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) == sizeof si) {
+                /* In the caller's foreground group (the CLI), the terminal's resize reaches us directly. */
+                if (si.ssi_signo == SIGWINCH) term_resize();
             }
             reap();
         }
@@ -468,6 +536,7 @@ int main(int argc, char **argv) {
     /* Sandlock 0.8.6 leaves background descendants running when it exits (upstream #251): sweep them. */
     int swept = kill_tree();
     remove_state();
+    term_drain(); /* the program's last output still reaches the caller's terminal */
     for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) say("status:%s", line);
     say("swept:%d", swept);
     if (cgroup_dir && rmdir(cgroup_dir) == 0) say("cgroup-removed");

@@ -20,7 +20,7 @@ if [ -f "$out/aasm-sandlock-guard" ] && [ -f "$out/aasm-sandlock-guard.sha256" ]
     exit 0
 fi
 tmp="$out/.aasm-sandlock-guard.$$"
-"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$tmp" "$src/aasm-sandlock-guard.c"
+"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$tmp" "$src"/*.c
 strip "$tmp" 2>/dev/null || true
 sum="$(sha256sum "$tmp" | cut -d' ' -f1)"
 printf '%s  aasm-sandlock-guard\n' "$sum" > "$tmp.sha256"

@@ -1,15 +1,9 @@
 package io.aasm.bench;
 
-import io.aasm.backend.nativ.internal.NativeBackend;
-import io.aasm.backend.nativ.internal.NativeSettings;
-import io.aasm.backend.sandlock.internal.SandlockBackend;
-import io.aasm.backend.sandlock.internal.SandlockConfig;
-import io.aasm.kernel.internal.service.KernelComponent;
-import io.aasm.kernel.internal.service.KernelConfig;
-import io.aasm.policy.yaml.internal.YamlPolicySource;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
 import io.aasm.ports.policy.IsolationClass;
@@ -18,63 +12,49 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.annotation.Annotation;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The warm in-JVM arms of the benchmark harness. One JVM builds the kernel, the YAML policy source
- * and the aasm-native and sandlock backends by their constructors (as DS would) and then serves timing
- * requests. The sandlock backend finds its executable through AA_SANDLOCK_BIN, as in a user's JVM.
- * The protocol runs on fds 3 (requests) and 4 (answers), because stdout/stderr are inherited by the
- * launched programs and must not carry protocol bytes.
+ * The warm in-JVM arms of the benchmark harness. One JVM embeds the distribution ({@link EmbeddedKernel}:
+ * Felix with the distribution's bundle set and conf/, the kernel service through the exported ports API),
+ * then serves timing requests. The sandlock backend finds its executable through AA_SANDLOCK_BIN, as in a
+ * user's JVM; the container backend finds its engine through DOCKER_HOST and runs under its own policy (the
+ * bench policy with no egress), the optional fourth argument. The protocol runs on fds 3 (requests) and 4 (answers), because stdout/stderr are inherited
+ * by the launched programs and must not carry protocol bytes.
  *
  * Request: {@code run<TAB>mode<TAB>count<TAB>cwd<TAB>argv0<TAB>argv1...} with mode {@code kernel}
  * (decide + launch + await on aasm-native, confined by --policy), {@code sandlock} (the same, pinned to the
- * sandlock backend) or {@code pb} (plain ProcessBuilder, the T1 baseline).
+ * sandlock backend), {@code container} (pinned to aasm-container, with the container policy) or {@code pb}
+ * (plain ProcessBuilder, the T1 baseline).
  * Answer: {@code ok<TAB>worst-exit<TAB>ms,ms,...} (one wall time per launch) or {@code err<TAB>text}.
  */
 public final class BenchDriver {
-    private final KernelComponent kernel;
+    private static final String NATIVE = "aasm-native";
+    private final IsolationKernel kernel;
     private final String policy;
+    private final String containerPolicy;
 
-    private BenchDriver(String policy) {
-        KernelConfig config = new KernelConfig() {
-            @Override
-            public String[] auto_walk() {
-                return new String[] {NativeBackend.ID, "sandlock"};
-            }
-
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return KernelConfig.class;
-            }
-        };
-        this.kernel = new KernelComponent(config, k -> null);
-        this.kernel.addPolicySource(new YamlPolicySource());
-        Map<String, Object> props = new HashMap<>();
-        props.put("aasm.backend.id", NativeBackend.ID);
-        props.put("aasm.backend.ranking", 0);
-        this.kernel.addBackend(new NativeBackend(NativeSettings.defaults()), props);
-        this.kernel.addBackend(new SandlockBackend(defaults(SandlockConfig.class)), Map.of("aasm.backend.id",
-                "sandlock", "aasm.backend.ranking", 0));
+    private BenchDriver(IsolationKernel kernel, String policy, String containerPolicy) {
+        this.kernel = kernel;
         this.policy = policy;
+        this.containerPolicy = containerPolicy;
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: BenchDriver <policy.yaml>");
+        if (args.length < 3 || args.length > 4) {
+            System.err.println("usage: BenchDriver <aasm home> <policy.yaml> <work dir> [<container-policy.yaml>]");
             System.exit(2);
         }
-        BenchDriver d = new BenchDriver(args[0]);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new FileInputStream("/proc/self/fd/3"), StandardCharsets.UTF_8));
+        try (EmbeddedKernel embedded = new EmbeddedKernel(Path.of(args[0]), Path.of(args[2]), System.err);
+             BufferedReader in = new BufferedReader(new InputStreamReader(
+                     new FileInputStream("/proc/self/fd/3"), StandardCharsets.UTF_8));
              PrintStream out = new PrintStream(new FileOutputStream("/proc/self/fd/4"), true, StandardCharsets.UTF_8)) {
+            BenchDriver d = new BenchDriver(embedded.kernel, args[1], args.length > 3 ? args[3] : args[1]);
             out.println("ready");
             String line;
             while ((line = in.readLine()) != null) {
@@ -99,7 +79,11 @@ public final class BenchDriver {
             for (int i = 0; i < count; i++) {
                 long t0 = System.nanoTime();
                 int rc = f[1].equals("pb") ? direct(f[3], argv)
-                        : confined(f[3], argv, f[1].equals("sandlock") ? "sandlock" : NativeBackend.ID);
+                        : confined(f[3], argv, switch (f[1]) {
+                            case "sandlock" -> "sandlock";
+                            case "container" -> "aasm-container";
+                            default -> NATIVE;
+                        });
                 times[i] = System.nanoTime() - t0;
                 worst = Math.max(worst, rc);
             }
@@ -119,8 +103,10 @@ public final class BenchDriver {
     }
 
     private int confined(String cwd, List<String> argv, String backend) throws Exception {
-        LaunchRequest req = new LaunchRequest(Optional.of(IsolationClass.PROCESS), Optional.of(backend),
-                Optional.of(policy), argv.get(0), new ArrayList<>(argv.subList(1, argv.size())), cwd,
+        boolean container = backend.equals("aasm-container");
+        LaunchRequest req = new LaunchRequest(Optional.of(container ? IsolationClass.CONTAINER : IsolationClass.PROCESS),
+                Optional.of(backend), Optional.of(container ? containerPolicy : policy), argv.get(0),
+                new ArrayList<>(argv.subList(1, argv.size())), cwd,
                 IdentityRef.anonymous(), System.getenv(), new Stdio.Inherit());
         LaunchDecision decision = kernel.decide(req);
         if (!(decision instanceof LaunchDecision.Confined)) {
@@ -128,19 +114,6 @@ public final class BenchDriver {
         }
         ExitDisposition exit = kernel.launch(decision).await();
         return exit.shellStatus();
-    }
-
-    /** A configuration annotation answering every element with its default, as DS would without config. */
-    @SuppressWarnings("unchecked")
-    private static <A> A defaults(Class<A> type) {
-        return (A) java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                (proxy, m, args) -> switch (m.getName()) {
-                    case "annotationType" -> type;
-                    case "toString" -> type.getSimpleName() + "(defaults)";
-                    case "hashCode" -> 0;
-                    case "equals" -> proxy == args[0];
-                    default -> m.getDefaultValue();
-                });
     }
 
     private static String describe(LaunchDecision d) {

@@ -3,6 +3,7 @@ package io.aasm.conformance.internal;
 import io.aasm.kernel.internal.service.KernelComponent;
 import io.aasm.kernel.internal.service.KernelConfig;
 import io.aasm.policy.yaml.internal.YamlPolicySource;
+import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.IsolationBackend;
 import java.lang.reflect.Proxy;
 import java.util.Map;
@@ -47,8 +48,46 @@ public final class Components {
         }
     }
 
+    /** The real transport mediator (the supervisor's proxy), or why it could not be constructed here. */
+    static Optional<io.aasm.ports.transport.TransportMediator> mediator(StringBuilder why) {
+        try {
+            Class<?> config = Class.forName("io.aasm.transport.proxy.internal.ProxyConfig");
+            Class<?> mediator = Class.forName("io.aasm.transport.proxy.internal.ProxyMediator");
+            return Optional.of((io.aasm.ports.transport.TransportMediator) mediator.getConstructor(config)
+                    .newInstance(defaults(config)));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("the transport mediator could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
+    /** The container backend on whatever engine this host runs (unavailable, with the reason, where none). */
+    static Optional<IsolationBackend> containerBackend(StringBuilder why) {
+        try {
+            Class<?> settings = Class.forName("io.aasm.backend.container.internal.Settings");
+            Object defaults = settings.getMethod("defaults").invoke(null);
+            Class<?> backend = Class.forName("io.aasm.backend.container.internal.ContainerBackend");
+            return Optional.of((IsolationBackend) backend.getConstructor(settings).newInstance(defaults));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("aasm-container could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
+    /** {@code aasm-qemu-vm} with its defaults (state and probes under $XDG_CACHE_HOME, image from the kernel package). */
+    static Optional<IsolationBackend> qemuVmBackend(StringBuilder why) {
+        try {
+            Class<?> config = Class.forName("io.aasm.backend.vm.internal.QemuVmConfig");
+            Class<?> backend = Class.forName("io.aasm.backend.vm.internal.QemuVmBackend");
+            return Optional.of((IsolationBackend) backend.getConstructor(config).newInstance(defaults(config)));
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            why.append("aasm-qemu-vm could not be constructed: ").append(cause(e));
+            return Optional.empty();
+        }
+    }
+
     static void bind(KernelComponent k, String id, IsolationBackend b) {
-        k.addBackend(b, Map.of("aasm.backend.id", id));
+        k.addBackend(b, Map.of(BackendId.NAME, id));
     }
 
     private static String cause(Throwable e) {

@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
+import org.osgi.framework.wiring.FrameworkWiring;
 
 /**
  * Brings the bundle cache in line with the jars on disk: installs new jars, updates changed ones,
@@ -21,8 +23,9 @@ import org.osgi.framework.Constants;
  * Jars are installed by {@code reference:}, so Felix reads them in place instead of copying them.
  */
 final class BundleSet {
-    private static final String LAST = "org.apache.felix.gogo.shell";
+    private static final List<String> LAST = List.of("org.apache.felix.fileinstall", "org.apache.felix.gogo.shell");
     private final Map<String, File> wanted = new LinkedHashMap<>();
+    private final List<String> installOnly = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
 
     /** Adds every *.jar of a folder (sorted), minus names starting with one of the excluded prefixes. */
@@ -42,6 +45,12 @@ final class BundleSet {
                 wanted.put("reference:" + f.toURI(), f);
             }
         }
+        return this;
+    }
+
+    /** Bundles (by symbolic name) installed and resolved for the packages they export, but never started. */
+    BundleSet installOnly(List<String> symbolicNames) {
+        installOnly.addAll(symbolicNames);
         return this;
     }
 
@@ -69,25 +78,48 @@ final class BundleSet {
     }
 
     /**
-     * Starts every non-fragment bundle, transiently (so the next boot does not auto-start them in
-     * bundle-id order); the interactive shell last, so its first prompt already has the aasm commands.
-     * A bundle that cannot start is a problem, not a crash.
+     * Resolves every bundle, then starts every non-fragment bundle, transiently (so the next boot does not auto-start them in
+     * bundle-id order): those named in {@code first} in that order, then {@code between} runs, then the
+     * rest, FileInstall and the interactive shell last (FileInstall finds every installer registered;
+     * the shell's first prompt already has the aasm commands). A bundle that cannot start is a problem,
+     * not a crash.
      */
-    void startAll(BundleContext ctx) {
+    void startAll(BundleContext ctx, List<String> first, Runnable between) {
+        // Everything resolved before anything starts: the conf/ check reads the metatype of bundles that
+        // start only after it, and Metatype reads resolved bundles only. What cannot resolve stays a problem.
+        ctx.getBundle(0).adapt(FrameworkWiring.class).resolveBundles(null);
         List<Bundle> order = new ArrayList<>();
         for (Bundle b : ctx.getBundles()) {
             if (b.getBundleId() != 0 && b.getHeaders("").get(Constants.FRAGMENT_HOST) == null) {
                 order.add(b);
             }
         }
-        order.sort(java.util.Comparator.comparing((Bundle b) -> LAST.equals(b.getSymbolicName())));
+        order.sort(Comparator.comparingInt((Bundle b) -> rank(first, b.getSymbolicName())));
+        boolean betweenRan = false;
         for (Bundle b : order) {
-            if (b.getState() != Bundle.ACTIVE) {
+            if (!betweenRan && !first.contains(b.getSymbolicName())) {
+                between.run();
+                betweenRan = true;
+            }
+            if (b.getState() != Bundle.ACTIVE && !installOnly.contains(b.getSymbolicName())) {
                 long t0 = System.nanoTime();
                 attempt(b.getSymbolicName(), () -> b.start(Bundle.START_TRANSIENT));
                 Timing.bundle(b.getSymbolicName(), System.nanoTime() - t0);
             }
         }
+        if (!betweenRan) {
+            between.run();
+        }
+    }
+
+    /** {@code first} in its order, then everything else, then {@link #LAST} in its order. */
+    private static int rank(List<String> first, String bsn) {
+        int i = first.indexOf(bsn);
+        if (i >= 0) {
+            return i - first.size();
+        }
+        int j = LAST.indexOf(bsn);
+        return j >= 0 ? 1 + j : 0;
     }
 
     private interface Action {

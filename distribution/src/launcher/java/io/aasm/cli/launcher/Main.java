@@ -20,6 +20,7 @@ import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
 import io.aasm.cli.launcher.resident.Resident;
 import io.aasm.cli.launcher.resident.ResidentPath;
+import io.aasm.ports.kernel.FrameworkProperties;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
@@ -31,15 +32,22 @@ import org.osgi.util.tracker.ServiceTracker;
  * the Gogo shell and FileInstall and returns when the shell stops the framework; {@code aasm daemon run}
  * boots the resident kernel's framework and serves until it stops. Those two are the only command words
  * read here, to choose what to boot: every command, those two included, is defined (options, help,
- * exit codes) by the picocli layer in the distribution bundle.
+ * exit codes) by the picocli layer in the distribution bundle. Every mode applies {@code conf/*.cfg}
+ * before the kernel starts ({@link ConfStart}); the shell and the resident kernel have FileInstall watch
+ * {@code deploy/} and {@code conf/}.
  *
  * <p>The entry service is looked up by JDK types only ({@code ToIntFunction<Map<String,Object>>} with
- * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle.
+ * {@code aasm.cli.entry=headless}), so the launcher shares no class with any bundle. It names framework
+ * properties by the constants of {@code io.aasm.ports.kernel.FrameworkProperties}: compile-time constants,
+ * inlined by javac, so {@code ports} is on the launcher's compile path only, never on its class path.
  */
 public final class Main {
     static final String ENTRY_FILTER = "(&(objectClass=java.util.function.ToIntFunction)(aasm.cli.entry=headless))";
-    private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.", "org.apache.felix.fileinstall");
-    // the resident kernel keeps FileInstall (hot deploy) but has no console
+    // the one-shot CLI has no shell, and no FileInstall running: it reads deploy/ and conf/ once, at start
+    private static final List<String> SHELL_ONLY = List.of("org.apache.felix.gogo.");
+    // installed all the same: the command bundle imports its package (conf/ changes reach it through it)
+    private static final List<String> CLI_NOT_STARTED = List.of("org.apache.felix.fileinstall");
+    // the resident kernel keeps FileInstall (hot deploy, conf/ changes) but has no console
     private static final List<String> DAEMON_EXCLUDED = List.of("org.apache.felix.gogo.shell");
     private static final int FAILED_BEFORE_START = 125;
 
@@ -87,6 +95,8 @@ public final class Main {
             }
             // after conf/framework.properties: these describe this process and cannot be configured away
             config.put("felix.fileinstall.tmpdir", temp.sub("fileinstall").toString());
+            // Configuration Admin keeps nothing between runs: conf/ is the whole configuration, every start
+            config.put("felix.cm.dir", temp.sub("cm").toString());
             config.put("aasm.tmp.dir", temp.dir().toString());
             config.put(ProtectedPaths.PROPERTY, ProtectedPaths.of(home, cache, sock.getParent(),
                     Path.of(System.getProperty("java.home")), ProtectedPaths.stateDir()));
@@ -95,7 +105,8 @@ public final class Main {
             fw = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(raw);
             fw.init();
             Timing.mark("framework init");
-            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : daemon ? DAEMON_EXCLUDED : SHELL_ONLY);
+            BundleSet set = new BundleSet().addFolder(home.resolve("bundle"), shell ? List.of() : daemon ? DAEMON_EXCLUDED : SHELL_ONLY)
+                    .installOnly(shell || daemon ? List.of() : CLI_NOT_STARTED);
             if (!shell && !daemon) {
                 // The one-shot CLI installs deploy/ itself, synchronously, so every run sees the same set.
                 set.addFolder(home.resolve("deploy"), List.of());
@@ -103,7 +114,9 @@ public final class Main {
             set.reconcile(fw.getBundleContext());
             Timing.mark("bundle install/update");
             fw.start();
-            set.startAll(fw.getBundleContext());
+            BundleContext ctx = fw.getBundleContext();
+            set.startAll(ctx, ConfStart.FIRST,
+                    () -> ConfStart.await(ctx, Long.getLong("aasm.start.timeout.ms", 20_000), err));
             Timing.mark("resolve + start");
             for (String p : set.problems) {
                 err.println("aasm: warning: bundle " + p);
@@ -186,12 +199,20 @@ public final class Main {
         }
         c.put("felix.log.logger", logger);
         c.put("felix.log.level", String.valueOf(logger.getLogLevel()));
-        c.put("aasm.home", home.toString());
+        c.put(FrameworkProperties.HOME, home.toString());
         c.put("aasm.version", version);
-        c.put("felix.fileinstall.dir", home.resolve("deploy").toString());
+        if (home.toString().contains(",")) {
+            // FileInstall splits its folder list at commas: it would watch a path relative to the working directory
+            throw new CannotStart("aasm cannot watch " + home + ": its path contains ','; nothing was started");
+        }
+        c.put("felix.fileinstall.dir", home.resolve("deploy") + "," + home.resolve("conf"));
         c.put("felix.fileinstall.poll", "250");
         c.put("felix.fileinstall.noInitialDelay", "true");
         c.put("felix.fileinstall.log.level", "1");
+        // java.util.logging writes to stderr; FileInstall's own default is stdout, the program's stream
+        c.put("felix.fileinstall.log.default", "jul");
+        // conf/ is the operator's: never rewritten from what Configuration Admin holds
+        c.put("felix.fileinstall.enableConfigSave", "false");
         if (!shell) {
             c.put("gosh.args", "--nointeractive");
         }
@@ -204,7 +225,7 @@ public final class Main {
         for (String name : conf.stringPropertyNames()) {
             c.put(name, System.getProperty(name, conf.getProperty(name)));
         }
-        for (String name : List.of("aasm.auto.walk", "aasm.kernel.timeout.ms")) {
+        for (String name : List.of(FrameworkProperties.AUTO_WALK, "aasm.kernel.timeout.ms")) {
             if (System.getProperty(name) != null) {
                 c.put(name, System.getProperty(name));
             }
@@ -213,7 +234,7 @@ public final class Main {
     }
 
     static Path home() throws URISyntaxException {
-        String prop = System.getProperty("aasm.home");
+        String prop = System.getProperty(FrameworkProperties.HOME);
         if (prop != null) {
             return Paths.get(prop).toAbsolutePath().normalize();
         }

@@ -1,5 +1,6 @@
 package io.aasm.cli.launcher;
 
+import io.aasm.ports.kernel.FrameworkProperties;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -23,7 +24,7 @@ import java.util.Set;
  * The backends read it and refuse a launch whose write grants overlap one of them.
  */
 final class ProtectedPaths {
-    static final String PROPERTY = "aasm.protected.paths";
+    static final String PROPERTY = FrameworkProperties.PROTECTED_PATHS;
 
     private ProtectedPaths() {
     }

@@ -28,7 +28,7 @@ final class ConformanceCommand implements Callable<Integer> {
             description = "Only this backend (and `none`, the suite's control column); `none` alone is allowed.")
     String backend;
 
-    @Option(names = "--family", paramLabel = "NAME", description = "Only this family of scenarios: domains or surroundings.")
+    @Option(names = "--family", paramLabel = "NAME", description = "Only this family of scenarios: domains, surroundings or mediation.")
     String family;
 
     ConformanceCommand(Invocation inv) {

@@ -44,11 +44,7 @@ final class DryRunPreview {
         out.println("--- aasm run dry-run ---");
         out.println("agent_id: " + report.identity().agentId());
         out.println("executes: nothing (preview only)");
-        out.println("--- protection ---");
-        out.println("proxy_mediation: not available — this build has no transport proxy; network traffic is not"
-                + " mediated by aasm, only by the execution-isolation boundary below");
-        out.println("no_proxy_flag: " + (cmd.noProxy ? "given (explicit opt-out recorded)" : "not given"));
-        out.println("independent_of_isolation: yes");
+        ProtectionSection.print(out, decision, cmd.noProxy);
         out.println("--- policy ---");
         out.println("policy: " + policy + (defaultPolicy ? " (distribution default; pass --policy FILE to choose another)" : ""));
         section(out, TEXT_HEADER, "text", report);

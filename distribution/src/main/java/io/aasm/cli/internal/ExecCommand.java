@@ -62,8 +62,10 @@ public final class ExecCommand implements Callable<Integer> {
     @Option(names = "--agent-id", paramLabel = "ID", description = "Agent identity recorded in the report (asserted, not verified).")
     String agentId;
 
-    @Option(names = "--no-proxy", description = "Explicitly opt out of proxy mediation (this build has no transport"
-            + " proxy; the flag is recorded in the dry-run protection section). Independent of --isolation.")
+    @Option(names = "--no-proxy", description = "Switch transport mediation off for this launch: the program's traffic"
+            + " does not go through the supervisor's proxy (host-name egress grants then need a backend that enforces"
+            + " them itself). The boundary is unchanged. Independent of --isolation; see the dry run's protection"
+            + " section.")
     boolean noProxy;
 
     @Parameters(index = "0", paramLabel = "PROGRAM", description = "Program to run (a path, or a name searched on PATH).")

@@ -61,7 +61,7 @@ final class ExecRun {
         IsolationKernel kernel = inv.kernel();
         LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
-                io.stdio());
+                io.stdio(), !cmd.noProxy);
         LaunchDecision decision = kernel.decide(request);
         if (decision instanceof LaunchDecision.PolicyRejected rejected) {
             return policyRejected(rejected);
@@ -93,7 +93,7 @@ final class ExecRun {
             int status = statusOf(e.kind());
             io.err().println("aasm: " + e.getMessage());
             status = writeReport(preLaunch) ? status : ExitCodes.FAILED_BEFORE_START;
-            summary(preLaunch, status);
+            io.err().println("aasm: " + PostureLine.notStarted(preLaunch, status));
             return status;
         }
         SignalForwarder.install(io, session);

@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.kernel.FrameworkProperties;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -25,8 +26,8 @@ record FaceSettings(Optional<Path> home, String version, List<String> protectedP
 
     static FaceSettings of(BundleContext ctx) {
         String v = ctx.getProperty("aasm.version");
-        String paths = ctx.getProperty("aasm.protected.paths");
-        return new FaceSettings(Optional.ofNullable(ctx.getProperty("aasm.home")).map(Path::of),
+        String paths = ctx.getProperty(FrameworkProperties.PROTECTED_PATHS);
+        return new FaceSettings(Optional.ofNullable(ctx.getProperty(FrameworkProperties.HOME)).map(Path::of),
                 v != null ? v : ctx.getBundle().getVersion().toString(),
                 paths == null || paths.isEmpty() ? List.of() : List.of(paths.split(":")),
                 timeout(ctx.getProperty("aasm.kernel.timeout.ms")),

@@ -122,6 +122,23 @@ class CliEndToEndIT {
         assertFalse(Files.exists(dir.resolve("ran")));
     }
 
+    /**
+     * A confined launch whose program does not exist never ran: its posture line must not read READY
+     * (scripts count READY lines as confined runs). Control: the same launch of a program that exists is
+     * READY.
+     */
+    @Test
+    void aConfinedProgramThatNeverStartedIsNotReady(@TempDir Path dir) throws Exception {
+        Aasm.Result missing = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "process",
+                "--isolation-backend", "aasm-native", "--", dir.resolve("absent").toString());
+        assertEquals(127, missing.exit(), missing.toString());
+        assertTrue(missing.err().contains("aasm: posture=NOT_STARTED backend=aasm-native"), missing.toString());
+        Aasm.Result present = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "process",
+                "--isolation-backend", "aasm-native", "--", "/bin/true");
+        assertEquals(0, present.exit(), present.toString());
+        assertTrue(present.err().contains("aasm: posture=READY backend=aasm-native"), present.toString());
+    }
+
     @Test
     void dryRunPrintsTheSectionsAndExecutesNothing(@TempDir Path dir) throws Exception {
         Path created = dir.resolve("created");
@@ -154,7 +171,8 @@ class CliEndToEndIT {
     @Test
     void autoWithNoCapableBackendRefusesAndNamesEveryCandidate(@TempDir Path dir) throws Exception {
         // A distribution without the real backends, plus the example backend dropped into deploy/.
-        Path home = Aasm.copyOfDistribution(List.of("adapter-landlock-seccomp.jar", "adapter-sandlock.jar"));
+        Path home = Aasm.copyOfDistribution(List.of("adapter-landlock-seccomp.jar", "adapter-sandlock.jar",
+                "adapter-container.jar"));
         Files.copy(home.resolve("examples/adapter-example-unconfined.jar"), home.resolve("deploy/example.jar"));
         Path created = dir.resolve("created");
         Aasm.Result r = Aasm.run(home, dir, Map.of(), "run", "exec", "--isolation", "auto", "--",

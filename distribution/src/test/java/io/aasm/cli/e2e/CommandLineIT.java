@@ -73,7 +73,7 @@ class CommandLineIT {
                 && backend.err().contains("aasm-native") && backend.err().contains("none; nothing was run"), backend.toString());
         Aasm.Result family = Aasm.run("conformance", "--family", "nope");
         assertEquals(2, family.exit(), family.toString());
-        assertTrue(family.err().contains("unknown family 'nope'; families: domains, surroundings"), family.toString());
+        assertTrue(family.err().contains("unknown family 'nope'; families: domains, surroundings, mediation"), family.toString());
         assertTrue(!backend.out().contains("results in") && !family.out().contains("results in"));
     }
 

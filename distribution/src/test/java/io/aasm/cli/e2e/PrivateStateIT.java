@@ -26,12 +26,13 @@ class PrivateStateIT {
     private static Map<String, String> env(Path dir) {
         return Map.of("XDG_CACHE_HOME", dir.resolve("cache").toString(), "AASM_CLIENT", "off",
                 "AASM_JAVA_OPTS", "-Djava.io.tmpdir=" + dir.resolve("jtmp"),
-                "XDG_RUNTIME_DIR", dir.resolve("rt").toString());
+                "XDG_RUNTIME_DIR", dir.resolve("rt").toString(), "XDG_STATE_HOME", dir.resolve("state").toString());
     }
 
     private static void prepare(Path dir) throws Exception {
         Files.createDirectories(dir.resolve("jtmp"));
         Files.createDirectories(dir.resolve("rt"));
+        Files.createDirectories(dir.resolve("state/aasm"));
     }
 
     @Test
@@ -111,7 +112,8 @@ class PrivateStateIT {
         assertEquals(0, r.exit(), r.toString());
         String expected = "protected " + String.join(":", Aasm.DIST.toRealPath().toString(),
                 dir.resolve("cache/aasm").toRealPath().toString(), dir.resolve("rt").toRealPath().toString(),
-                Path.of(System.getProperty("java.home")).toRealPath().toString()) + "\n";
+                Path.of(System.getProperty("java.home")).toRealPath().toString(),
+                dir.resolve("state/aasm").toRealPath().toString()) + "\n";
         assertTrue(r.out().contains(expected), "expected " + expected + r);
     }
 }

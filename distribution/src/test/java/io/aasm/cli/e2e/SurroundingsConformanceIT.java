@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * with a resident kernel running on a private runtime directory. Inside an installation the family also
  * hosts its distribution-level scenarios (requests to a resident kernel from inside a boundary, the stop
  * frame, {@code bin/aasm} run from inside). Every scenario must have a verdict on aasm-native and none
- * may fail; {@code none} may prevent nothing. Once as the invoking user, once as uid 65534.
+ * may fail; {@code none} may prevent nothing. Once as the invoking user, once as uid 65534. The same on
+ * sandlock where the distribution finds its executable (as the backend does), both users too.
  */
 class SurroundingsConformanceIT {
     static final Path PINNED = Path.of("..", ".ci", "conformance-scenarios.txt");
@@ -35,6 +36,28 @@ class SurroundingsConformanceIT {
     record Cell(String scenario, String backend, String outcome, boolean fails, String line) {
     }
 
+    /** Whether the distribution finds a sandlock executable: AA_SANDLOCK_BIN, else {@code sandlock} on PATH. */
+    static boolean sandlockFound() {
+        String bin = System.getenv("AA_SANDLOCK_BIN");
+        return bin != null && Files.isExecutable(Path.of(bin)) || java.util.Arrays.stream(System.getenv()
+                .getOrDefault("PATH", "").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "sandlock")));
+    }
+
+    @Test
+    void theFamilyHoldsOnSandlockFromTheBuiltDistribution() throws Exception {
+        Assumptions.assumeTrue(sandlockFound(), "environment cannot host this check: no sandlock executable"
+                + " (set AA_SANDLOCK_BIN)");
+        ResidentKernel kernel = ResidentKernel.prepare();
+        kernel.startHere(Map.of());
+        try {
+            Map<String, String> env = new HashMap<>(kernel.env());
+            env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            judge(runFamily(List.of(), Aasm.tempDir("surr-sandlock-cwd"), env, "sandlock"), true, "sandlock");
+        } finally {
+            kernel.close();
+        }
+    }
+
     @Test
     void theFamilyHoldsOnAasmNativeFromTheBuiltDistribution() throws Exception {
         ResidentKernel kernel = ResidentKernel.prepare();
@@ -42,7 +65,28 @@ class SurroundingsConformanceIT {
         try {
             Map<String, String> env = new HashMap<>(kernel.env());
             env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
-            judge(runFamily(List.of(), Aasm.tempDir("surr-cwd"), env), true);
+            judge(runFamily(List.of(), Aasm.tempDir("surr-cwd"), env, "aasm-native"), true, "aasm-native");
+        } finally {
+            kernel.close();
+        }
+    }
+
+    /**
+     * The same family on aasm-container, where a container engine runs (.ci/run starts one): inside an
+     * installation its distribution-level scenarios are hosted too. Without an engine every cell is
+     * cannot-host, which this test reports as "environment cannot host this check".
+     */
+    @Test
+    void theFamilyHoldsOnAasmContainerFromTheBuiltDistribution() throws Exception {
+        String host = System.getenv().getOrDefault("DOCKER_HOST", "");
+        Assumptions.assumeTrue(host.startsWith("unix://") || Files.exists(Path.of("/var/run/docker.sock")),
+                "environment cannot host this check: no container engine (set DOCKER_HOST=unix://<socket>)");
+        ResidentKernel kernel = ResidentKernel.prepare();
+        kernel.startHere(Map.of());
+        try {
+            Map<String, String> env = new HashMap<>(kernel.env());
+            env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            judge(runFamily(List.of(), Aasm.tempDir("surr-container-cwd"), env, "aasm-container"), true, "aasm-container");
         } finally {
             kernel.close();
         }
@@ -70,16 +114,20 @@ class SurroundingsConformanceIT {
         Aasm.Result start = Aasm.command(base.resolve("home"), env, asNobody(List.of(aasm, "daemon", "start")));
         assertEquals(0, start.exit(), start.toString());
         try {
-            judge(runFamily(NOBODY, base.resolve("home"), env), false);
+            judge(runFamily(NOBODY, base.resolve("home"), env, "aasm-native"), false, "aasm-native");
+            if (sandlockFound()) {
+                judge(runFamily(NOBODY, base.resolve("home"), env, "sandlock"), false, "sandlock");
+            }
         } finally {
             Aasm.command(base.resolve("home"), env, asNobody(List.of(aasm, "daemon", "stop")));
         }
     }
 
     /** Runs the family in the shell (as {@code prefix}'s user) and returns the cells of its results file. */
-    private static List<Cell> runFamily(List<String> prefix, Path cwd, Map<String, String> env) throws Exception {
+    private static List<Cell> runFamily(List<String> prefix, Path cwd, Map<String, String> env, String backend)
+            throws Exception {
         Path commands = cwd.resolve("surroundings.gogo");
-        Files.writeString(commands, "aasm:conformance --family surroundings --backend aasm-native\n");
+        Files.writeString(commands, "aasm:conformance --family surroundings --backend " + backend + "\n");
         Path out = Files.createTempFile(SocketAttacker.outsideEveryGrant("surr-out-"), "shell", ".out");
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of(Aasm.DIST.resolve("bin/aasm").toString(), "shell"));
@@ -102,14 +150,14 @@ class SurroundingsConformanceIT {
         return cells;
     }
 
-    private static void judge(List<Cell> cells, boolean invokingUser) throws Exception {
+    private static void judge(List<Cell> cells, boolean invokingUser, String backend) throws Exception {
         List<String> family = Files.readAllLines(PINNED).stream().map(String::strip).filter(l -> l.startsWith("surr-"))
                 .toList();
-        List<Cell> nat = cells.stream().filter(c -> c.backend().equals("aasm-native")).toList();
+        List<Cell> nat = cells.stream().filter(c -> c.backend().equals(backend)).toList();
         List<Cell> none = cells.stream().filter(c -> c.backend().equals("none")).toList();
-        assertEquals(family, nat.stream().map(Cell::scenario).toList(), "a verdict per scenario on aasm-native");
+        assertEquals(family, nat.stream().map(Cell::scenario).toList(), "a verdict per scenario on " + backend);
         assertEquals(family, none.stream().map(Cell::scenario).toList(), "a verdict per scenario on none");
-        assertEquals(List.of(), lines(nat.stream().filter(Cell::fails).toList()), "failing aasm-native cells");
+        assertEquals(List.of(), lines(nat.stream().filter(Cell::fails).toList()), "failing " + backend + " cells");
         // unconfined, every action this host can stage must work: otherwise its scenario could not fail
         assertEquals(List.of(), lines(none.stream().filter(c -> !List.of("escaped", "uncovered-and-truthful",
                 "cannot-host").contains(c.outcome())).toList()), "none must let every hostable action through");

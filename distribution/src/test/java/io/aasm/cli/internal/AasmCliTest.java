@@ -16,6 +16,7 @@ import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.IsolationClass;
 import io.aasm.ports.policy.PolicyProblem;
 import io.aasm.ports.policy.SourceLocation;
+import io.aasm.ports.report.ReportFormatName;
 import io.aasm.ports.report.ReportRenderer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -215,7 +216,7 @@ class AasmCliTest {
 
     @Test
     void theRegisteredFormatNameWinsOverTheRenderersOwnWord() {
-        formats.bind(renderer("says-this"), Map.of("aasm.report.format.name", "registered"));
+        formats.bind(renderer("says-this"), Map.of(ReportFormatName.NAME, "registered"));
         assertEquals(List.of("registered"), formats.names());
     }
 
@@ -242,7 +243,7 @@ class AasmCliTest {
         for (String name : names) {
             ReportRenderer r = renderer(name);
             installed.add(r);
-            formats.bind(r, Map.of("aasm.report.format.name", name));
+            formats.bind(r, Map.of(ReportFormatName.NAME, name));
         }
         return installed;
     }

@@ -12,10 +12,12 @@ import static org.ops4j.pax.exam.CoreOptions.options;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
 import io.aasm.ports.policy.IsolationClass;
+import io.aasm.ports.policy.PolicyFormat;
 import io.aasm.ports.policy.PolicySource;
 import io.aasm.ports.report.CandidateVerdict;
 import io.aasm.ports.report.ConsideredBackend;
@@ -85,8 +87,8 @@ public class AasmFrameworkTest {
         opts.add(frameworkProperty("felix.fileinstall.poll").value("250"));
         opts.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
-        opts.add(frameworkProperty("aasm.home").value(Bundles.ROOT.resolve("distribution/src/dist").toString()));
-        opts.add(frameworkProperty("aasm.auto.walk").value("sandlock,aasm-native,aasm-macos-vm"));
+        opts.add(frameworkProperty(FrameworkProperties.HOME).value(Bundles.ROOT.resolve("distribution/src/dist").toString()));
+        opts.add(frameworkProperty(FrameworkProperties.AUTO_WALK).value("sandlock,aasm-native,aasm-container,aasm-qemu-vm,aasm-macos-vm"));
         opts.add(junitBundles());
         opts.add(cleanCaches());
         return options(opts.toArray(new Option[0]));
@@ -98,8 +100,9 @@ public class AasmFrameworkTest {
             assertTrue("renderer " + format, kernel.renderer(format).isPresent());
         }
         assertEquals("one yaml policy source", 1,
-                context.getServiceReferences(PolicySource.class, "(aasm.policy.format=yaml)").size());
-        assertEquals(List.of("sandlock", "aasm-native", "aasm-macos-vm"), kernel.autoWalkOrder().subList(0, 3));
+                context.getServiceReferences(PolicySource.class, "(" + PolicyFormat.NAME + "=yaml)").size());
+        assertEquals(List.of("sandlock", "aasm-native", "aasm-container", "aasm-qemu-vm", "aasm-macos-vm"),
+                kernel.autoWalkOrder().subList(0, 5));
     }
 
     @Test
@@ -107,8 +110,7 @@ public class AasmFrameworkTest {
         String version = gogo("aasm:version");
         assertTrue(version, version.startsWith("aasm "));
         String backends = gogo("aasm:backends");
-        // the order this framework was configured with (aasm.auto.walk above), then the rest
-        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-macos-vm (then other"));
+        assertTrue(backends, backends.contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm, aasm-macos-vm"));
         assertEquals("0", gogo("aasm:status").strip());
     }
 

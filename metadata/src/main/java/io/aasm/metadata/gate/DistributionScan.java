@@ -55,7 +55,7 @@ final class DistributionScan {
         if (relText.endsWith(".jar")) {
             firstPartyJar = checkJar(file, relText);
         }
-        if (!inDocs && !firstPartyJar) {
+        if (!inDocs && !firstPartyJar && !configText(file, relText)) {
             for (ExternalBackend b : backends) {
                 if (relText.toLowerCase(Locale.ROOT).contains(b.id())) {
                     violations.add("distribution file " + relText + " is named after external backend '" + b.id()
@@ -66,6 +66,24 @@ final class DistributionScan {
         try (InputStream in = Files.newInputStream(file)) {
             checkBytes(in.readAllBytes(), relText);
         }
+    }
+
+    /**
+     * An operator configuration file, {@code conf/<pid>.cfg}, may carry a backend's name (its PID does):
+     * it is text, so it is exempt from the name rule only when it holds no NUL byte and is not an ELF file.
+     * Its bytes still go through the content checks like every other file.
+     */
+    private static boolean configText(Path file, String relText) throws IOException {
+        if (!relText.matches("conf/[^/]+\\.cfg")) {
+            return false;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        for (byte b : bytes) {
+            if (b == 0) {
+                return false;
+            }
+        }
+        return !(bytes.length >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F');
     }
 
     /** True when the jar is aasm's own bundle; otherwise it must be listed. */

@@ -47,7 +47,7 @@ final class GateFixture {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** A plausible distribution: one listed third-party jar, aasm's own sandlock adapter bundle, docs. */
+    /** A plausible distribution: one listed third-party jar, aasm's own sandlock adapter bundle and its conf file, docs. */
     static Path goodDist(Path root) throws IOException {
         Path dist = root.resolve("aasm-0.1.0");
         jar(dist.resolve("lib/jackson-core-2.23.0.jar"), null, "com.fasterxml.jackson.core", "jackson-core",
@@ -58,6 +58,8 @@ final class GateFixture {
                 "com/sun/jna/linux-x86-64/libjnidispatch.so", elf("jnidispatch"));
         Files.createDirectories(dist.resolve("docs"));
         Files.writeString(dist.resolve("docs/sandlock.md"), "# Sandlock\ninstall sandlock yourself\n");
+        Files.createDirectories(dist.resolve("conf"));
+        Files.writeString(dist.resolve("conf/io.aasm.backend.sandlock.cfg"), "#require.verified.provenance = false\n");
         Files.createDirectories(dist.resolve("bin"));
         Files.writeString(dist.resolve("bin/aasm"), "#!/bin/sh\nexec java -jar lib/launcher.jar \"$@\"\n");
         return dist;

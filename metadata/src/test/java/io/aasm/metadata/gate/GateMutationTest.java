@@ -116,6 +116,12 @@ class GateMutationTest {
                         GateFixture.elf("x")), "distribution file bin/sandlock is named after external backend"),
                 new Case("sandlock release tarball in dist", in -> write(in.dist().resolve("lib/sandlock-x86_64.tar.gz"),
                         new byte[] {1, 2}), "distribution file lib/sandlock-x86_64.tar.gz is named after"),
+                new Case("sandlock binary posing as a conf file", in -> write(
+                        in.dist().resolve("conf/io.aasm.backend.sandlock.cfg"), GateFixture.elf("x")),
+                        "distribution file conf/io.aasm.backend.sandlock.cfg is named after external backend"),
+                new Case("binary conf file named after the backend", in -> write(
+                        in.dist().resolve("conf/sandlock.cfg"), new byte[] {'a', 0, 'b'}),
+                        "distribution file conf/sandlock.cfg is named after external backend"),
                 new Case("renamed backend ELF", in -> write(in.dist().resolve("bin/helper"),
                         GateFixture.elf("usage: sandlock run")), "looks like a renamed backend binary"),
                 new Case("ELF with a pinned digest", in -> {

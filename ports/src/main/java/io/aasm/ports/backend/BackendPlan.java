@@ -36,4 +36,16 @@ public interface BackendPlan {
     default Optional<ProcessAuthority> plannedAuthority() {
         return Optional.empty();
     }
+
+    /**
+     * Whether this plan carries the launch's transport mediation ({@link ExecutionSpec#transport()} is
+     * {@code MEDIATED}): inside the boundary, {@code 127.0.0.1:boundaryPort} (and {@code [::1]:boundaryPort} where
+     * the boundary has IPv6) leads to the relay endpoint of the session the kernel passes to {@code prepare}
+     * ({@code EnforcementPlan#mediation}), each connection starting with its preamble; the program gets the
+     * session's environment; and nothing else leaves the boundary but the loopback ports the backend relays for
+     * loopback grants. False (the default) means it cannot: the kernel does not select it for a mediated launch.
+     */
+    default boolean relaysTransport() {
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package io.aasm.ports.backend;
 
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.transport.TransportMediation;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +13,8 @@ import java.util.TreeMap;
  * {@code protectedPaths} are the supervisor's own installation, caches and runtime state: the program must
  * never be able to write them, so a backend makes them unreachable or read-only inside its boundary, or
  * reports the write domain unsupported for this launch (naming the overlap) when a write grant covers one.
+ * {@code transport} is the kernel's decision on transport mediation: when it is {@code MEDIATED}, a backend that
+ * can relay plans for it and says so ({@link BackendPlan#relaysTransport()}); one that cannot is not selected.
  */
 public record ExecutionSpec(
         String program,
@@ -22,7 +25,8 @@ public record ExecutionSpec(
         Map<String, String> environment,
         CredentialPosture credentials,
         Stdio stdio,
-        List<String> protectedPaths) {
+        List<String> protectedPaths,
+        TransportMediation transport) {
 
     public ExecutionSpec {
         Objects.requireNonNull(program);
@@ -39,13 +43,23 @@ public record ExecutionSpec(
                 throw new IllegalArgumentException("protected path must be absolute: " + p);
             }
         }
+        Objects.requireNonNull(transport, "transport");
+    }
+
+    /** A spec without transport mediation (backends' own tests, probes, embedded callers). */
+    public ExecutionSpec(String program, List<String> args, String workingDirectory, IdentityRef identity,
+                         List<ControlRequirement> requirements, Map<String, String> environment,
+                         CredentialPosture credentials, Stdio stdio, List<String> protectedPaths) {
+        this(program, args, workingDirectory, identity, requirements, environment, credentials, stdio, protectedPaths,
+                TransportMediation.notRequested());
     }
 
     /** A spec without protected paths (embedded callers and tests that run no supervisor state). */
     public ExecutionSpec(String program, List<String> args, String workingDirectory, IdentityRef identity,
                          List<ControlRequirement> requirements, Map<String, String> environment,
                          CredentialPosture credentials, Stdio stdio) {
-        this(program, args, workingDirectory, identity, requirements, environment, credentials, stdio, List.of());
+        this(program, args, workingDirectory, identity, requirements, environment, credentials, stdio, List.of(),
+                TransportMediation.notRequested());
     }
 
     /** Never prints environment values. */
@@ -53,6 +67,6 @@ public record ExecutionSpec(
     public String toString() {
         return "ExecutionSpec[program=" + program + ", args=" + args.size() + ", workingDirectory=" + workingDirectory
                 + ", requirements=" + requirements + ", environmentNames=" + environment.keySet() + ", protectedPaths="
-                + protectedPaths + "]";
+                + protectedPaths + ", transport=" + transport.state().token() + "]";
     }
 }

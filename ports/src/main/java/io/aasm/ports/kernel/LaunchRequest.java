@@ -12,7 +12,8 @@ import java.util.TreeMap;
 /**
  * One request to launch (or preview) a program. {@code callerEnvironment} is the caller's
  * environment: the child gets only the names policy delegates from it. {@code isolation} empty means
- * "whatever the policy states, else none".
+ * "whatever the policy states, else none". {@code transportMediation} false is {@code --no-proxy}: the program's
+ * traffic is not mediated (its boundary is unchanged); true (the default) lets the kernel mediate it.
  */
 public record LaunchRequest(
         Optional<IsolationClass> isolation,
@@ -23,7 +24,8 @@ public record LaunchRequest(
         String workingDirectory,
         IdentityRef identity,
         Map<String, String> callerEnvironment,
-        Stdio stdio) {
+        Stdio stdio,
+        boolean transportMediation) {
 
     public LaunchRequest {
         Objects.requireNonNull(isolation);
@@ -37,9 +39,23 @@ public record LaunchRequest(
         Objects.requireNonNull(stdio);
     }
 
+    /** A request with transport mediation (the default). */
+    public LaunchRequest(Optional<IsolationClass> isolation, Optional<String> pinnedBackend, Optional<String> policyFile,
+                         String program, List<String> args, String workingDirectory, IdentityRef identity,
+                         Map<String, String> callerEnvironment, Stdio stdio) {
+        this(isolation, pinnedBackend, policyFile, program, args, workingDirectory, identity, callerEnvironment, stdio,
+                true);
+    }
+
+    /** The same request with transport mediation switched on or off. */
+    public LaunchRequest withTransportMediation(boolean on) {
+        return new LaunchRequest(isolation, pinnedBackend, policyFile, program, args, workingDirectory, identity,
+                callerEnvironment, stdio, on);
+    }
+
     @Override
     public String toString() {
         return "LaunchRequest[isolation=" + isolation + ", backend=" + pinnedBackend + ", policy=" + policyFile
-                + ", program=" + program + ", args=" + args.size() + "]";
+                + ", program=" + program + ", args=" + args.size() + ", transportMediation=" + transportMediation + "]";
     }
 }

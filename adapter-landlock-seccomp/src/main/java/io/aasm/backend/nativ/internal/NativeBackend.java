@@ -150,7 +150,7 @@ public final class NativeBackend implements IsolationBackend {
     @Override
     public BackendPlan plan(ExecutionSpec spec) {
         List<ControlRequirement> all = spec.requirements();
-        BackendCapabilities caps = measured.narrowed(all, r -> lowerer.routes().route(r, all));
+        BackendCapabilities caps = measured.narrowed(all, r -> lowerer.routes().route(r, all, spec.transport()));
         if (!caps.available()) {
             return new NativeBackendPlan(spec, caps, Optional.empty()); // nothing to lower for: nothing runs here
         }
@@ -182,7 +182,14 @@ public final class NativeBackend implements IsolationBackend {
         Optional<Lowering> planned = plan.backendPlan() instanceof NativeBackendPlan own && own.spec().equals(plan.spec())
                 && enforced.equals(plan.spec().requirements()) ? own.lowering() : Optional.empty();
         Lowering lowering = planned.orElseGet(() -> lowerer.lower(plan.spec(), enforced));
-        Launch launch = launches.get().prepare(installable(lowering));
+        io.aasm.backend.nativ.internal.lower.NativePlan lowered = installable(lowering);
+        if (lowered.proxyPort().isPresent() && plan.mediation().flatMap(m -> m.relay()).isEmpty()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the plan relays the program's egress to "
+                    + "transport mediation, but no mediation session with a relay endpoint came with it; nothing was "
+                    + "started");
+        }
+        Launch launch = launches.get().prepare(lowered, lowered.proxyPort().isPresent() ? plan.mediation()
+                : Optional.empty());
         return new NativePreparedLaunch(launches.get(), launch, LaunchOptions.of(plan.spec().stdio()));
     }
 

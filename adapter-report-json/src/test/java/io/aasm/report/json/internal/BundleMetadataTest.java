@@ -3,6 +3,7 @@ package io.aasm.report.json.internal;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.ports.report.ReportFormatName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,7 +18,7 @@ class BundleMetadataTest {
     void rendererIsRegisteredUnderItsFormatName(String component, String format) throws Exception {
         String xml = Files.readString(CLASSES.resolve("OSGI-INF/" + component + ".xml"));
         assertTrue(xml.contains("<provide interface=\"io.aasm.ports.report.ReportRenderer\"/>"), xml);
-        assertTrue(xml.contains("<property name=\"aasm.report.format.name\" type=\"String\" value=\"" + format
+        assertTrue(xml.contains("<property name=\"" + ReportFormatName.NAME + "\" type=\"String\" value=\"" + format
                 + "\"/>"), xml);
         String manifest = Files.readString(CLASSES.resolve("META-INF/MANIFEST.MF"));
         assertFalse(manifest.contains("Export-Package"), manifest);

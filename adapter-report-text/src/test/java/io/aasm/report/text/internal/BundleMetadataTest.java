@@ -3,6 +3,7 @@ package io.aasm.report.text.internal;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.ports.report.ReportFormatName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class BundleMetadataTest {
     void rendererIsRegisteredUnderItsFormatName() throws Exception {
         String xml = Files.readString(CLASSES.resolve("OSGI-INF/" + TextReportRenderer.class.getName() + ".xml"));
         assertTrue(xml.contains("<provide interface=\"io.aasm.ports.report.ReportRenderer\"/>"), xml);
-        assertTrue(xml.contains("<property name=\"aasm.report.format.name\" type=\"String\" value=\"text\"/>"), xml);
+        assertTrue(xml.contains("<property name=\"" + ReportFormatName.NAME + "\" type=\"String\" value=\"text\"/>"), xml);
     }
 
     @Test

@@ -1,8 +1,12 @@
 package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
+import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
+import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
+import io.aasm.backend.sandlock.internal.harden.ReadOnlyView;
 import io.aasm.backend.sandlock.internal.lower.AbsentLowering;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
+import io.aasm.backend.sandlock.internal.lower.OwnPaths;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.lower.SandlockCommand;
 import io.aasm.backend.sandlock.internal.supervise.Runs;
@@ -33,25 +37,39 @@ final class Launches {
     /** A fully prepared launch: the argv, the program's stdio, the wall clock, and setup evidence. */
     record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
                     OptionalLong wallClockSeconds, Runs.Stdio stdio, List<EvidenceRecord> setup,
-                    List<CapabilityDomain> installed, Optional<String> sandboxName) {
+                    List<CapabilityDomain> installed, Optional<String> sandboxName, Optional<AuthorityDrop> drop,
+                    List<String> guardOptions) {
         Prepared {
             setup = List.copyOf(setup);
             installed = List.copyOf(installed);
+            guardOptions = List.copyOf(guardOptions);
         }
     }
 
     private final RequirementLowerer lowerer;
     private final java.util.function.Supplier<Optional<String>> names;
+    private final java.util.function.Supplier<Optional<Path>> guard;
+    private final List<String> ownState;
+    private final java.util.function.Supplier<Path> stateRoot;
 
-    Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names) {
+    /**
+     * {@code guard}: the verified guard executable, which is also the program's shim inside the sandbox;
+     * {@code ownState}: the backend's own files, protected like aasm's paths.
+     */
+    Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names,
+             java.util.function.Supplier<Optional<Path>> guard, List<String> ownState,
+             java.util.function.Supplier<Path> stateRoot) {
         this.lowerer = lowerer;
         this.names = names;
+        this.guard = guard;
+        this.ownState = List.copyOf(ownState);
+        this.stateRoot = stateRoot;
     }
 
     /** {@code lowered}: each requirement's lowering, as {@code plan()} made it (lowered again only if absent). */
     Prepared prepare(EnforcementPlan plan, Discovered discovered,
-                     java.util.function.Function<ControlRequirement, Optional<DomainLowering>> planned)
-            throws LaunchException {
+                     java.util.function.Function<ControlRequirement, Optional<DomainLowering>> planned,
+                     Optional<AuthorityDrop> drop) throws LaunchException {
         if (!plan.backend().id().equals("sandlock")) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "plan was negotiated for backend '"
                     + plan.backend().id() + "', not sandlock");
@@ -70,9 +88,11 @@ final class Launches {
         List<EvidenceRecord> setup = new ArrayList<>();
         List<CapabilityDomain> installed = new ArrayList<>();
         OptionalLong wall = OptionalLong.empty();
+        OwnPaths own = OwnPaths.of(spec.protectedPaths(), ownState);
+        List<String> writeGrants = new ArrayList<>();
         for (PlannedRequirement pr : plan.planned()) {
             ControlRequirement r = pr.requirement();
-            DomainLowering l = planned.apply(r).orElseGet(() -> lowerer.lower(r));
+            DomainLowering l = planned.apply(r).orElseGet(() -> lowerer.lower(r, own));
             if (l instanceof DomainLowering.Inexpressible x) {
                 if (pr.outcome() instanceof RequirementOutcome.Enforced
                         || pr.outcome() instanceof RequirementOutcome.Observed) {
@@ -85,6 +105,10 @@ final class Launches {
             checkPathsExist(f);
             lowered.add(f);
             installed.add(r.domain());
+            if (r.domain() == CapabilityDomain.FILESYSTEM_WRITE) {
+                f.flags().stream().filter(x -> x.startsWith("--fs-write=")).map(x -> x.substring(11))
+                        .forEach(writeGrants::add);
+            }
             setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(r.domain()), ClaimTerm.PLANNED,
                     f.steps().isEmpty() ? "no flag needed" : String.join("; ", f.steps())));
             if (r.scope() instanceof Scope.Limits lim && lim.maxWallClockSeconds().isPresent()) {
@@ -92,17 +116,58 @@ final class Launches {
                         wall.orElse(Long.MAX_VALUE)));
             }
         }
-        for (AbsentLowering.Absent a : AbsentLowering.lower(spec.requirements())) {
+        for (AbsentLowering.Absent a : AbsentLowering.lower(spec.requirements(), own)) {
             setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(a.domain()), ClaimTerm.PLANNED,
                     "not stated; sandlock was told: " + String.join("; ", a.steps()) + (a.residual().isEmpty() ? ""
                             : "; still restricted by sandlock: " + String.join("; ", a.residual()))));
         }
+        SandlockCommand.Shim shim = shim(spec, setup, drop);
+        boolean writesStated = spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_WRITE);
+        Optional<List<String>> view = ReadOnlyView.options(writesStated, writeGrants, stateRoot.get(), drop);
+        if (writesStated && view.isEmpty() && plan.planned().stream().anyMatch(pr -> pr.requirement().domain()
+                == CapabilityDomain.FILESYSTEM_WRITE && pr.outcome() instanceof RequirementOutcome.Enforced)) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "filesystem_write was planned as met, but"
+                    + " the read-only view that keeps metadata outside the write grants cannot be made without the"
+                    + " capability drop's namespace");
+        }
+        view.ifPresent(v -> setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED,
+                Optional.of(CapabilityDomain.FILESYSTEM_WRITE), ClaimTerm.PLANNED, ReadOnlyView.describe(v))));
         Optional<String> name = names.get();
-        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name);
+        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name, Optional.of(shim), own);
         setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
                 "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
                         + "); options: " + String.join(" ", cmd.options())));
-        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name);
+        return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name, drop,
+                view.orElse(List.of()));
+    }
+
+    /**
+     * aasm's filter for the program (see ProgramFilter) and what the guard does for every launch, recorded
+     * as setup evidence. Without a filter for this architecture nothing is launched.
+     */
+    private SandlockCommand.Shim shim(ExecutionSpec spec, List<EvidenceRecord> setup, Optional<AuthorityDrop> drop)
+            throws LaunchException {
+        ProgramFilter.Concerns concerns = new ProgramFilter.Concerns(
+                spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_READ));
+        Optional<byte[]> program = ProgramFilter.build(ProgramFilter.hostArch(), concerns);
+        Optional<Path> shim = guard.get();
+        if (program.isEmpty() || shim.isEmpty()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, program.isEmpty()
+                    ? "no seccomp filter for architecture " + ProgramFilter.hostArch() + ": nothing is launched"
+                    + " without aasm's filter" : "the guard, which installs aasm's filter, is unavailable");
+        }
+        String filter = String.join("; ", ProgramFilter.describe(concerns));
+        setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED, "the guard"
+                + " starts sandlock in a session of its own (with a terminal of the launch's own when stdin is one),"
+                + drop.map(d -> " every capability set emptied (" + d.option() + ") and no_new_privs;").orElse(" its"
+                + " capabilities NOT dropped (the least_authority probe did not see the drop work here);")
+                + " the program runs"
+                + " under aasm's seccomp filter (" + program.get().length / 8 + " instructions): " + filter));
+        if (concerns.watching()) {
+            setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.of(CapabilityDomain.FILESYSTEM_READ),
+                    ClaimTerm.PLANNED, "inotify_add_watch fails with EPERM: Landlock does not check watches"));
+        }
+        return new SandlockCommand.Shim(shim.get(), ProgramFilter.hex(program.get()));
     }
 
     /**

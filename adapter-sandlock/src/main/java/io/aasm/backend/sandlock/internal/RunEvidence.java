@@ -35,6 +35,11 @@ final class RunEvidence {
                 + run.guardPid() + run.cgroup().map(c -> ", cgroup " + c).orElse(", no cgroup")
                 + p.sandboxName().map(n -> ", sandbox " + n).orElse(", no sandbox name")
                 + now.sandlockPid().stream().mapToObj(pid -> ", sandlock pid " + pid).findFirst().orElse("")));
+        now.sandlockAuthority().ifPresent(a -> out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.empty(),
+                ClaimTerm.OBSERVED, "sandlock's own /proc status right after its execve, read by the guard: " + a
+                + (leastAuthority(a) ? " (the program and every descendant hold no more: the bounding, inheritable"
+                + " and ambient sets are empty, the securebits locked, no_new_privs set)"
+                : " — NOT least authority: a capability set is not empty or no_new_privs is not set"))));
         if (!run.finished()) {
             return out;
         }
@@ -79,6 +84,23 @@ final class RunEvidence {
                         ClaimTerm.OBSERVED, "the program was killed by SIGKILL with --max-memory="
                         + ((Scope.Limits) r.scope()).maxMemoryBytes().getAsLong() / 1024 + "K set: sandlock kills"
                         + " the allocating task beyond the ceiling (a SIGKILL from elsewhere looks the same)"));
+    }
+
+    /** {@code CapInh=0..;CapPrm=0..;...;NoNewPrivs=1;...}: every capability set empty and no_new_privs. */
+    static boolean leastAuthority(String status) {
+        boolean nnp = false;
+        int sets = 0;
+        for (String kv : status.split(";")) {
+            String[] p = kv.split("=", 2);
+            if (p.length == 2 && p[0].startsWith("Cap")) {
+                if (!p[1].matches("0+")) {
+                    return false;
+                }
+                sets++;
+            }
+            nnp |= p.length == 2 && p[0].equals("NoNewPrivs") && p[1].equals("1");
+        }
+        return nnp && sets == 5;
     }
 
     static String describe(ExitDisposition d) {

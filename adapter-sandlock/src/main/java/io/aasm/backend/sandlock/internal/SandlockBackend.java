@@ -1,10 +1,14 @@
 package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
+import io.aasm.backend.sandlock.internal.capability.OwnState;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
+import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
+import io.aasm.backend.sandlock.internal.probe.ProbeResults;
+import io.aasm.backend.sandlock.internal.lower.OwnPaths;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.supervise.Cgroups;
 import io.aasm.backend.sandlock.internal.supervise.LaunchIds;
@@ -28,6 +32,7 @@ import io.aasm.ports.plan.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -77,13 +82,18 @@ public final class SandlockBackend implements IsolationBackend {
         LaunchIds ids = new LaunchIds(new ProcessTable(settings.procRoot()));
         this.runs = Runs.embedded(settings.guardCacheDir(), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
                 settings.procRoot(), ids), new SandlockState(settings.shmRoot(), ids)), timers,
-                settings.terminateGraceMillis());
+                settings.terminateGraceMillis(), AuthorityDrop.forThisProcess(settings.procRoot()));
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
         runs.reclaim();
-        this.launches = new Launches(lowerer, runs::newSandboxName);
+        this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState(), runs::stateRoot);
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
+    }
+
+    /** This backend's own files: the probe cache and the extracted guard beneath it. No launch may write them. */
+    private List<String> ownState() {
+        return List.of(settings.probeCacheDir().toString());
     }
 
     @Deactivate
@@ -111,18 +121,24 @@ public final class SandlockBackend implements IsolationBackend {
     @Override
     public BackendPlan plan(ExecutionSpec spec) {
         BackendCapabilities base = capabilities();
-        BackendCapabilities caps = host.probes(false)
-                .map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown())).orElse(base);
+        // Two checks of the same rule: OwnPaths (existing paths, resolved) while lowering, OwnState (as written,
+        // paths not created yet included) on the result.
+        OwnPaths own = OwnPaths.of(spec.protectedPaths(), ownState());
+        BackendCapabilities caps = OwnState.narrow(host.probes(false)
+                .map(p -> Narrowing.narrow(base, spec, lowerer, p, host.teardown(), own)).orElse(base), spec);
         Map<CapabilityDomain, DomainLowering> lowered = spec.requirements().stream()
-                .collect(Collectors.toMap(ControlRequirement::domain, lowerer::lower, (first, later) -> later));
-        return new SandlockPlan(caps, lowered, Descriptors.planned(host.probes(false)));
+                .collect(Collectors.toMap(ControlRequirement::domain, r -> lowerer.lower(r, own), (first, later) -> later));
+        boolean observed = host.probes(false).map(pr -> pr.status(ProbeResults.AUTHORITY)
+                instanceof io.aasm.ports.capability.PrerequisiteStatus.Satisfied).orElse(false);
+        return new SandlockPlan(caps, lowered, Descriptors.planned(host.probes(false)),
+                observed && authorityDrop().isPresent() ? Optional.of(SandlockPlan.LEAST) : Optional.empty());
     }
 
     @Override
     public PreparedLaunch prepare(EnforcementPlan plan) throws LaunchException {
         Optional<SandlockPlan> own = plan.backendPlan() instanceof SandlockPlan p ? Optional.of(p) : Optional.empty();
         Launches.Prepared p = launches.prepare(plan, host.discovered(),
-                r -> own.flatMap(o -> Optional.ofNullable(o.lowered().get(r.domain()))));
+                r -> own.flatMap(o -> Optional.ofNullable(o.lowered().get(r.domain()))), authorityDrop());
         AtomicBoolean used = new AtomicBoolean();
         return new PreparedLaunch() {
             @Override
@@ -141,6 +157,19 @@ public final class SandlockBackend implements IsolationBackend {
         };
     }
 
+    /**
+     * Root drops in place, always; an unprivileged caller needs a user namespace of its own, used only where
+     * the least_authority probe saw it work (elsewhere launches still run, without the drop, and say so).
+     */
+    private Optional<AuthorityDrop> authorityDrop() {
+        if (runs.authority() == AuthorityDrop.DROP) {
+            return Optional.of(AuthorityDrop.DROP);
+        }
+        boolean works = host.probes(false).map(pr -> pr.status(ProbeResults.AUTHORITY)
+                instanceof io.aasm.ports.capability.PrerequisiteStatus.Satisfied).orElse(false);
+        return works ? Optional.of(runs.authority()) : Optional.empty();
+    }
+
     private Execution start(Launches.Prepared p) throws LaunchException {
         ExecutionSpec spec = p.plan().spec();
         OptionalLong deadline = p.wallClockSeconds().isPresent()
@@ -148,7 +177,7 @@ public final class SandlockBackend implements IsolationBackend {
         SandlockRun run;
         try {
             run = runs.start(p.command().argv(), p.sandboxName(), spec.environment(),
-                    Path.of(spec.workingDirectory()), p.stdio(), deadline);
+                    Path.of(spec.workingDirectory()), p.stdio(), deadline, p.drop().isPresent(), p.guardOptions());
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
                     + p.sandlock().executable() + " under its guard: " + e.getMessage(), e);

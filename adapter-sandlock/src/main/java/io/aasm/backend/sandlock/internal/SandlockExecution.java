@@ -10,6 +10,7 @@ import java.util.Optional;
 
 /** One guarded sandlock run: the setup it was prepared with, and what its guard reported. */
 final class SandlockExecution implements Execution {
+    private static final int SIGWINCH = 28;
     private final Launches.Prepared prepared;
     private final SandlockRun run;
     private final HostState host;
@@ -32,6 +33,12 @@ final class SandlockExecution implements Execution {
     @Override
     public boolean terminate(TerminationRequest request) {
         return run.terminate(request);
+    }
+
+    /** SIGWINCH: the guard copies the caller's window size to the launch's own terminal. */
+    @Override
+    public boolean signal(int signal) {
+        return signal == SIGWINCH && run.winch();
     }
 
     @Override

@@ -9,9 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Every scenario, in a fixed order, in two families: {@code domains} (each of the nine capability
- * domains attacked through its own grants) and {@code surroundings} (around the boundary: the caller's
- * terminal, protocol variants, privileges, the seccomp baseline, aasm itself). Names are pinned in
+ * Every scenario, in a fixed order, in three families: {@code domains} (each of the nine capability
+ * domains attacked through its own grants), {@code surroundings} (around the boundary: the caller's
+ * terminal, protocol variants, privileges, the seccomp baseline, aasm itself) and {@code mediation} (the
+ * supervisor's proxy: real tools through it, programs around it). Names are pinned in
  * .ci/conformance-scenarios.txt.
  */
 public final class Catalogue {
@@ -35,6 +36,7 @@ public final class Catalogue {
         Map<String, List<Scenario>> f = new LinkedHashMap<>();
         f.put("domains", domains());
         f.put("surroundings", List.copyOf(SurroundingsScenarios.all()));
+        f.put("mediation", List.copyOf(MediationFamily.all()));
         return f;
     }
 

@@ -17,18 +17,25 @@ import java.util.Optional;
  * hostile program would (Python over AF_UNIX, its stdio passed with SCM_RIGHTS); with the installation
  * readable it runs the real {@code bin/aasm-client}, which falls back to the cold path when the kernel
  * declines. A kernel that declines every caller inside a boundary answers {@code F} (run) or {@code E}
- * (stop): that frame is the denial signature.
+ * (stop): that frame is the denial signature. A backend may instead refuse the client's connect to the
+ * socket in every launch (sandlock's supervisor allows a pathname connect only inside a write grant, and
+ * the socket's folder is granted for reading): the client then prints {@code connect: errno=EACCES}, a
+ * second signature, and the kernel never hears the request.
  */
 final class DistributionRequests {
     private DistributionRequests() {
     }
 
     private static final String CLIENT = String.join("\n",
-            "import os, socket, struct, sys",
+            "import errno, os, socket, struct, sys",
             "sock, kind, home = sys.argv[1], sys.argv[2], sys.argv[3]",
             "args = sys.argv[4:]",
             "s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)",
-            "s.connect(sock)",
+            "try:",
+            "    s.connect(sock)",
+            "except PermissionError as e:",
+            "    print('connect: errno=' + errno.errorcode[e.errno], flush=True)",
+            "    sys.exit(3)",
             "payload = b''",
             "if kind == 'R':",
             "    parts = ['1', home, os.getcwd(), str(len(args))] + args + ['0']",
@@ -49,6 +56,9 @@ final class DistributionRequests {
             "v = struct.unpack('>I', readn(4))[0]",
             "print('frame ' + k + ' ' + (str(v) if k == 'X' else readn(v).decode()), flush=True)",
             "");
+
+    /** What the client prints when the backend refuses its connect to the kernel's socket. */
+    private static final String REFUSED_CONNECT = "connect: errno=EACCES";
 
     /** The first {@code allow: [...]} list after {@code read:} and after {@code write:} in the shipped policy. */
     private static final java.util.regex.Pattern READS = java.util.regex.Pattern.compile(
@@ -121,7 +131,7 @@ final class DistributionRequests {
                             + outside.get(), script, DistributionScenarios.escaped(outside.get()), () -> {
                                 b.clearOut();
                                 Files.deleteIfExists(outside.get().resolve("escaped"));
-                            }, cleanup, Optional.of("frame F ")));
+                            }, cleanup, Optional.of("frame F ")).withOtherDenials(REFUSED_CONNECT));
                 });
     }
 
@@ -194,7 +204,8 @@ final class DistributionRequests {
                     return new Staging.Ready(new Staged(hostile.get(), control.get(),
                             "ipc.allow += abstract_unix, signal, sysv (no grant reaches the kernel's control frames)",
                             "exec </dev/null\n" + Toolbox.python().orElseThrow() + " " + client + " " + k.socket() + " T "
-                                    + home, effect, b::clearOut, k::close, Optional.of("frame E ")));
+                                    + home, effect, b::clearOut, k::close, Optional.of("frame E "))
+                            .withOtherDenials(REFUSED_CONNECT));
                 });
     }
 

@@ -68,8 +68,9 @@ final class NetworkScenarios {
             target.close();
             granted.close();
         };
+        // the boundary's own egress routes are under test here; mediation has scenarios of its own
         return new Staging.Ready(new Staged(hostile, control, "network.egress += " + controlEntry, script, effect,
-                b::clearOut, cleanup, denial));
+                b::clearOut, cleanup, denial).withoutMediation());
     }
 
     private static Scenario tcp(String name, String summary, String spelling) {
@@ -203,7 +204,8 @@ final class NetworkScenarios {
                             "{host: " + METADATA + ", port: " + target.port() + "}", granted, Optional.of(UNROUTABLE));
                     Staged st = ((Staging.Ready) s).staged();
                     return new Staging.Ready(new Staged(st.hostilePolicy(), st.controlPolicy(), st.controlGrant(),
-                            st.script(), st.effect(), st.reset(), st.cleanup().andThen(unalias), st.denialSignature()));
+                            st.script(), st.effect(), st.reset(), st.cleanup().andThen(unalias), st.denialSignature())
+                            .withoutMediation());
                 });
     }
 

@@ -13,8 +13,9 @@ import java.util.Optional;
  * What root's capabilities would let a program do to the host, observed by the suite: a character device
  * made in the write grant and written through, an address added to the host's loopback interface. No
  * statement grants a capability, so the control removes the statement; a backend that drops every
- * capability is recognised by the action's EPERM. A caller without those capabilities cannot perform
- * either action even unconfined: cannot-host.
+ * capability is recognised by the action's EPERM, and one that never lets a program reach the host's
+ * rtnetlink (sandlock virtualises NETLINK_ROUTE sockets) by ip's own message for that. A caller without
+ * those capabilities cannot perform either action even unconfined: cannot-host.
  */
 final class PrivilegeScenarios {
     private PrivilegeScenarios() {
@@ -90,7 +91,8 @@ final class PrivilegeScenarios {
                             () -> {
                                 remove.run();
                                 b.clearOut();
-                            }, remove, Optional.of("RTNETLINK answers: Operation not permitted")));
+                            }, remove, Optional.of("RTNETLINK answers: Operation not permitted"))
+                            .withOtherDenials("Cannot talk to rtnetlink: Address family not supported by protocol"));
                 });
     }
 }

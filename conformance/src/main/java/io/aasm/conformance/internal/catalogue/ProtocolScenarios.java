@@ -59,8 +59,9 @@ final class ProtocolScenarios {
             target.close();
             granted.close();
         };
+        // the Landlock port route is under test (mediation would route these grants through the proxy instead)
         return new Staging.Ready(new Staged(hostile, control, "network.egress += " + controlEntries, script, effect,
-                b::clearOut, cleanup, Optional.of(signature)));
+                b::clearOut, cleanup, Optional.of(signature)).withoutMediation());
     }
 
     /** {@code needsProtocol}: an IP protocol this host must create sockets of (else it cannot host the scenario). */

@@ -15,15 +15,19 @@ import java.util.Optional;
  * <p>{@code denialSignature}, when present, is the exact diagnostic the action prints when its
  * critical step is refused by a permission decision (for example {@code "ptrace attach: errno=EPERM"}).
  * It lets a backend that denies a mechanism irrespective of any grant be judged prevented instead of
- * inconclusive, without letting a broken action (wrong path, missing binary) pass.
+ * inconclusive, without letting a broken action (wrong path, missing binary) pass. {@code otherDenials}
+ * are further such diagnostics, for backends that refuse the same step by another mechanism (a socket
+ * family virtualised away instead of a capability missing).
  *
  * <p>{@code stdio} is what the launch's standard streams are (the suite's own unless a scenario needs,
  * say, a terminal); {@code audit} reads what the action recorded against the post-run report and lists
- * every way the report contradicts it (judged untruthful).
+ * every way the report contradicts it (judged untruthful). {@code mediated} false launches both runs with
+ * transport mediation switched off ({@code --no-proxy}): for scenarios about a boundary's own egress routes
+ * (the {@code none} column never mediates, so it shows what the action does unhindered).
  */
 public record Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script,
                      Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature, Stdio stdio,
-                     Audit audit) {
+                     Audit audit, boolean mediated, List<String> otherDenials) {
 
     public Staged {
         Objects.requireNonNull(hostilePolicy);
@@ -36,6 +40,10 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
         Objects.requireNonNull(denialSignature);
         Objects.requireNonNull(stdio);
         Objects.requireNonNull(audit);
+        otherDenials = List.copyOf(otherDenials);
+        if (denialSignature.isEmpty() && !otherDenials.isEmpty()) {
+            throw new IllegalArgumentException("further denial diagnostics need a first one");
+        }
         if (hostilePolicy.equals(controlPolicy) && !controlGrant.startsWith("none:")) {
             throw new IllegalArgumentException("a control must differ from the hostile policy by one grant");
         }
@@ -44,17 +52,37 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
     public Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script, Observation effect,
                   Chore reset, Chore cleanup, Optional<String> denialSignature) {
         this(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                new Stdio.Inherit(), post -> List.of());
+                new Stdio.Inherit(), post -> List.of(), true, List.of());
     }
 
     public Staged withStdio(Stdio s) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                s, audit);
+                s, audit, mediated, otherDenials);
     }
 
     public Staged withAudit(Audit a) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, a);
+                stdio, a, mediated, otherDenials);
+    }
+
+    /** Both runs without transport mediation: the scenario is about the boundary's own egress routes. */
+    public Staged withoutMediation() {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, audit, false, otherDenials);
+    }
+
+    /** The same, also recognising {@code more} as the action's critical step refused. */
+    public Staged withOtherDenials(String... more) {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, audit, mediated, List.of(more));
+    }
+
+    /** Every diagnostic that means the critical step was refused, the first one first. */
+    public List<String> denialSignatures() {
+        List<String> all = new java.util.ArrayList<>();
+        denialSignature.ifPresent(all::add);
+        all.addAll(otherDenials);
+        return all;
     }
 
     /** Observes the effect after the launch ended and its tree was torn down. */

@@ -18,7 +18,10 @@ import java.util.Optional;
  * Folders outside every grant that are reached without opening a file in them: watched with inotify
  * while the suite creates a file there, or holding a pathname unix socket the suite listens on. Each
  * twice: with reads and writes stated (only granted paths exist) and with only reads stated (the host's
- * tree stays; Landlock confines reads). The control grants read of the folder.
+ * tree stays; Landlock confines reads). The control grants read of the folder. A backend may refuse the
+ * step itself in every launch — a watch (sandlock, whose Landlock does not check watches, gets them
+ * refused by aasm's filter), or a connect to a socket outside its write grants (sandlock's supervisor): the
+ * action's errno at that step is its denial signature.
  */
 final class UnseenScenarios {
     private UnseenScenarios() {
@@ -68,8 +71,7 @@ final class UnseenScenarios {
                                 b.clearOut();
                                 Files.deleteIfExists(watched.resolve(created));
                                 arm.run();
-                            }, Staged.Chore.nothing(), stateBoth ? Optional.empty()
-                            : Optional.of("inotify_add_watch: errno=EPERM")));
+                            }, Staged.Chore.nothing(), Optional.of("inotify_add_watch: errno=EPERM")));
                 });
     }
 
@@ -112,7 +114,7 @@ final class UnseenScenarios {
                     return new Staging.Ready(new Staged(b.policy(name).section(fs(b, stateBoth, List.of())).text(),
                             b.policy(name).section(fs(b, stateBoth, List.of(dir.toString()))).text(),
                             "filesystem.read += " + dir, b.actor() + " unix-connect " + socket + " exfil", effect,
-                            b::clearOut, listener::close, Optional.empty()));
+                            b::clearOut, listener::close, Optional.of("connect unix: errno=EACCES")));
                 });
     }
 }

@@ -1,5 +1,6 @@
 package io.aasm.conformance.internal.command;
 
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.conformance.internal.catalogue.Catalogue;
 import io.aasm.conformance.internal.catalogue.Scenario;
 import io.aasm.conformance.internal.run.ResultWriter;
@@ -34,7 +35,7 @@ public final class ConformanceService implements ConformanceSuite {
 
     @Activate
     public ConformanceService(@Reference IsolationKernel kernel, BundleContext context) {
-        this(kernel, Optional.ofNullable(context.getProperty("aasm.home")).map(Path::of));
+        this(kernel, Optional.ofNullable(context.getProperty(FrameworkProperties.HOME)).map(Path::of));
     }
 
     public ConformanceService(IsolationKernel kernel, Optional<Path> aasmHome) {

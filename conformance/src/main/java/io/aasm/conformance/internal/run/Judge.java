@@ -74,18 +74,20 @@ final class Judge {
             return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + " (" + denied + "); control ["
                     + staged.controlGrant() + "]: " + cr.effect().evidence(), claim, claims);
         }
-        if (c instanceof Trial.Ran cr && worksUnconfined && staged.denialSignature().isPresent()
-                && cr.diagnostics().contains(staged.denialSignature().get())
-                && h.diagnostics().contains(staged.denialSignature().get())) {
+        java.util.Optional<String> both = c instanceof Trial.Ran cr ? staged.denialSignatures().stream()
+                .filter(sig -> cr.diagnostics().contains(sig) && h.diagnostics().contains(sig)).findFirst()
+                : java.util.Optional.empty();
+        if (worksUnconfined && both.isPresent()) {
             return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + "; denied irrespective of the grant"
-                    + " (control [" + staged.controlGrant() + "] also failed with '" + staged.denialSignature().get()
+                    + " (control [" + staged.controlGrant() + "] also failed with '" + both.get()
                     + "'; the same action escaped under none on this host)", claim, claims);
         }
-        if (c instanceof Trial.Refused cr && worksUnconfined && staged.denialSignature().isPresent()
-                && h.diagnostics().contains(staged.denialSignature().get())) {
+        java.util.Optional<String> hostileOnly = staged.denialSignatures().stream()
+                .filter(sig -> h.diagnostics().contains(sig)).findFirst();
+        if (c instanceof Trial.Refused cr && worksUnconfined && hostileOnly.isPresent()) {
             // The backend will not grant the widening at all, so the denial the hostile run met cannot depend on it.
             return verdict(sc, backend, Outcome.PREVENTED, h.effect().evidence() + "; denied irrespective of the grant"
-                    + " (the hostile run failed with '" + staged.denialSignature().get() + "'; the backend refuses the"
+                    + " (the hostile run failed with '" + hostileOnly.get() + "'; the backend refuses the"
                     + " control's grant [" + staged.controlGrant() + "] before launch: " + firstLine(cr.why())
                     + "; the same action escaped under none on this host)", claim, claims);
         }

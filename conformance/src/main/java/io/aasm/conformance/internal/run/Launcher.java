@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
 /**
  * Runs one trial through the kernel, exactly as a user's launch would go: policy file, decide,
  * launch, await. The launched program is {@code sh}, which starts a second {@code sh}, which runs the
- * action script: the actor is a grandchild. The action's own output goes to out/diag.
+ * action script: the actor is a grandchild. The action's own output goes to out/diag. Backends' launches are
+ * transport-mediated unless the scenario says otherwise; {@code none} never is (it shows the action unhindered).
  */
 final class Launcher {
     /** Beyond every policy's own wall-clock ceiling (60 s at most): the last resort against a hung launch. */
@@ -53,7 +54,7 @@ final class Launcher {
         LaunchRequest request = new LaunchRequest(Optional.of(none ? IsolationClass.NONE : IsolationClass.AUTO),
                 none ? Optional.empty() : Optional.of(backend), Optional.of(policyFile.toString()), "/bin/sh",
                 List.of("-c", inner), b.out().toString(), new IdentityRef("aasm-conformance", Optional.empty(), List.of()),
-                b.tools().callerEnvironment(), staged.stdio());
+                b.tools().callerEnvironment(), staged.stdio(), !none && staged.mediated());
         try {
             LaunchDecision decision = kernel.decide(request);
             if (decision instanceof LaunchDecision.PolicyRejected r) {

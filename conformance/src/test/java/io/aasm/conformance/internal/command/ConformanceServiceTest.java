@@ -16,7 +16,7 @@ class ConformanceServiceTest {
     @Test
     void theColumnsAreNoneAndTheInstalledBackends() {
         assertEquals(List.of("none"), suite.backends());
-        assertEquals(List.of("domains", "surroundings"), suite.families());
+        assertEquals(List.of("domains", "surroundings", "mediation"), suite.families());
     }
 
     @Test
@@ -24,7 +24,7 @@ class ConformanceServiceTest {
         List<String> progress = new ArrayList<>();
         assertEquals("unknown backend 'nope'; installed: none", assertThrows(IllegalArgumentException.class,
                 () -> suite.run(Optional.of("nope"), Optional.empty(), progress::add)).getMessage());
-        assertEquals("unknown family 'nope'; families: domains, surroundings", assertThrows(
+        assertEquals("unknown family 'nope'; families: domains, surroundings, mediation", assertThrows(
                 IllegalArgumentException.class, () -> suite.run(Optional.of("none"), Optional.of("nope"),
                         progress::add)).getMessage());
         assertEquals(List.of(), progress);

@@ -105,6 +105,23 @@ class JudgeTest {
                 "a broken action is never a denial");
     }
 
+    /** A backend may refuse the same step by another mechanism; both runs must still show the same one. */
+    @Test
+    void anotherDenialSignatureAttributesTheDenialToo() throws Exception {
+        Staged two = staged(Optional.of("RTNETLINK answers: Operation not permitted"))
+                .withOtherDenials("Cannot talk to rtnetlink: Address family not supported by protocol");
+        String virtualised = "Cannot talk to rtnetlink: Address family not supported by protocol";
+        Trial hostile = ran(Reports.prevention(), Effect.absent("lo unchanged"), virtualised);
+        Trial control = ran(Reports.prevention(), Effect.absent("lo unchanged"), virtualised);
+        assertEquals(Outcome.PREVENTED, Judge.judge(SC, "x", two, hostile, () -> control, true).outcome());
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", two, hostile, () -> ran(Reports.prevention(),
+                Effect.absent("lo unchanged"), "RTNETLINK answers: Operation not permitted"), true).outcome(),
+                "the hostile run and its control must show the same denial");
+        assertEquals(Outcome.INCONCLUSIVE_CONTROL, Judge.judge(SC, "x", staged(Optional.of(
+                "RTNETLINK answers: Operation not permitted")), hostile, () -> control, true).outcome(),
+                "without the second signature the virtualised family is not recognised");
+    }
+
     @Test
     void aReportThatContradictsTheLaunchIsUntruthful() throws Exception {
         Trial lies = new Trial.Ran(

@@ -1,5 +1,6 @@
 package io.aasm.cli.internal.resident;
 
+import io.aasm.ports.kernel.FrameworkProperties;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -206,7 +207,7 @@ public final class ResidentServer implements Connection.Server {
 
     @Override
     public String home() {
-        return ctx.getProperty("aasm.home");
+        return ctx.getProperty(FrameworkProperties.HOME);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.aasm.kernel.internal.launch;
 
 import io.aasm.kernel.internal.report.PostRunReports;
 import io.aasm.kernel.internal.selection.Guarded;
+import io.aasm.kernel.internal.transport.MediationEvidence;
+import io.aasm.kernel.internal.transport.OpenMediation;
 import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchFailureKind;
@@ -13,18 +15,27 @@ import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.ProcessAuthority;
 import java.util.Optional;
 
-/** A launch inside a backend's boundary. Every backend call is guarded; a throw is reported, not propagated. */
+/**
+ * A launch inside a backend's boundary. Every backend call is guarded; a throw is reported, not propagated. A
+ * mediated launch's session is closed once the tree is gone; its records join the backend's evidence.
+ */
 public final class ConfinedSession implements LaunchSession {
 
     private final Execution execution;
     private final IsolationReport pre;
     private final PostRunReports postRun;
+    private final OpenMediation mediation;
     private volatile ExitDisposition exit;
 
     public ConfinedSession(Execution execution, IsolationReport pre, PostRunReports postRun) {
+        this(execution, pre, postRun, OpenMediation.none());
+    }
+
+    public ConfinedSession(Execution execution, IsolationReport pre, PostRunReports postRun, OpenMediation mediation) {
         this.execution = execution;
         this.pre = pre;
         this.postRun = postRun;
+        this.mediation = mediation;
     }
 
     @Override
@@ -41,6 +52,7 @@ public final class ConfinedSession implements LaunchSession {
                 done = new ExitDisposition.NotStarted(LaunchFailureKind.BACKEND_ERROR,
                         "supervision failed: await() threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
+            mediation.finish(); // the tree and its relay are gone: every connection attempt is over
             exit = done;
         }
         return done;
@@ -88,6 +100,9 @@ public final class ConfinedSession implements LaunchSession {
         Guarded<Optional<ProcessAuthority>> measured = Guarded.call("authority()", execution::authority);
         Optional<ProcessAuthority> authority = measured instanceof Guarded.Ok<Optional<ProcessAuthority>> held
                 ? held.value() : Optional.empty();
+        if (mediation.session().isPresent()) {
+            evidence = Optional.of(MediationEvidence.merged(evidence, mediation.finish()));
+        }
         // Keep what was planned when the backend measured nothing of its own at launch.
         return postRun.postRun(pre, evidence, done, fault, inventory.or(pre::descriptors),
                 authority.or(pre::authority));

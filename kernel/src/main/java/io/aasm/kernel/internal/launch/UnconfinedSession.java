@@ -1,6 +1,8 @@
 package io.aasm.kernel.internal.launch;
 
 import io.aasm.kernel.internal.report.PostRunReports;
+import io.aasm.kernel.internal.transport.MediationEvidence;
+import io.aasm.kernel.internal.transport.OpenMediation;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
@@ -18,23 +20,32 @@ import java.util.Optional;
 /**
  * A launch without a boundary: the JVM starts the program with the caller's environment and
  * stdio (inherited, or the descriptors a resident-kernel client passed). On Linux the JVM already reports a signalled child as 128+N, which is exactly the shell
- * status we pass on, so the disposition is kept as that status.
+ * status we pass on, so the disposition is kept as that status. A mediated launch gets its session's proxy
+ * variables; the session is closed when the program has ended, and its records are run-level evidence (no
+ * boundary's row may rest on them).
  */
 public final class UnconfinedSession implements LaunchSession {
 
     private final Process process;
     private final IsolationReport pre;
     private final PostRunReports postRun;
+    private final OpenMediation mediation;
     private volatile ExitDisposition exit;
 
-    private UnconfinedSession(Process process, IsolationReport pre, PostRunReports postRun) {
+    private UnconfinedSession(Process process, IsolationReport pre, PostRunReports postRun, OpenMediation mediation) {
         this.process = process;
         this.pre = pre;
         this.postRun = postRun;
+        this.mediation = mediation;
     }
 
     public static UnconfinedSession start(ExecutionSpec spec, IsolationReport pre, PostRunReports postRun)
             throws LaunchException {
+        return start(spec, OpenMediation.none(), pre, postRun);
+    }
+
+    public static UnconfinedSession start(ExecutionSpec spec, OpenMediation mediation, IsolationReport pre,
+                                          PostRunReports postRun) throws LaunchException {
         List<String> command = new ArrayList<>();
         command.add(spec.program());
         command.addAll(spec.args());
@@ -47,8 +58,9 @@ public final class UnconfinedSession implements LaunchSession {
         }
         pb.environment().clear();
         pb.environment().putAll(spec.environment());
+        pb.environment().putAll(mediation.environment());
         try {
-            return new UnconfinedSession(pb.start(), pre, postRun);
+            return new UnconfinedSession(pb.start(), pre, postRun, mediation);
         } catch (IOException e) {
             throw new LaunchException(kindOf(e), spec.program() + ": " + e.getMessage(), e);
         }
@@ -78,6 +90,7 @@ public final class UnconfinedSession implements LaunchSession {
         ExitDisposition done = exit;
         if (done == null) {
             done = new ExitDisposition.Exited(process.waitFor());
+            mediation.finish();
             exit = done;
             List<ProcessHandle> rest = terminating;
             if (rest != null) {
@@ -144,6 +157,10 @@ public final class UnconfinedSession implements LaunchSession {
         ExitDisposition done = exit;
         if (done == null) {
             throw new IllegalStateException("postRunReport() is only meaningful after await() returned");
+        }
+        if (mediation.session().isPresent()) {
+            return postRun.withRunEvidence(postRun.postRun(pre, Optional.empty(), done),
+                    MediationEvidence.merged(Optional.empty(), mediation.finish()));
         }
         return postRun.postRun(pre, Optional.empty(), done);
     }

@@ -6,6 +6,7 @@ import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.evidence.EvidenceBasis;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.ports.report.ControlState;
 import io.aasm.ports.report.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
@@ -38,6 +39,10 @@ public final class PostRunReports {
         for (DomainProjection row : pre.domains()) {
             CapabilityDomain d = row.domain();
             ClaimTerm claim = evidence.map(e -> claimFor(e, d, row.claim())).orElse(carried(row.claim()));
+            if (claim == ClaimTerm.DENIED_BEFORE_EXECUTION && !(row.state() instanceof ControlState.Prevention)) {
+                // a denial was decided, but the row does not stand in the prevention state: say evaluated
+                claim = ClaimTerm.EVALUATED;
+            }
             EvidenceBasis basis = evidence.map(e -> e.basisFor(d)).orElse(EvidenceBasis.NONE);
             if (row.requested() instanceof RequestedControl.Stated && evidence.isPresent()
                     && reportsShortfall(evidence.get(), d)) {
@@ -65,6 +70,15 @@ public final class PostRunReports {
             detail = Optional.of(detail.map(d -> d + "; ").orElse("") + "no evidence: " + evidenceFault.get());
         }
         return Reports.postRun(pre, posture, detail, rows, outcome(exit), evidence, descriptors, authority);
+    }
+
+    /**
+     * A post-run report with evidence that bears on no row: the run-level records of a launch without a boundary
+     * (its transport mediation), shown as they are while every row keeps what it had.
+     */
+    public IsolationReport withRunEvidence(IsolationReport post, EnforcementEvidence evidence) {
+        return Reports.postRun(post, post.posture(), post.postureDetail(), post.domains(),
+                post.outcome().orElseThrow(), Optional.of(evidence), post.descriptors(), post.authority());
     }
 
     static ClaimTerm claimFor(EnforcementEvidence evidence, CapabilityDomain d, ClaimTerm pre) {

@@ -60,7 +60,9 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
         if (caps instanceof Guarded.Fault<BackendCapabilities> f) {
             return fault(b, f.message(), Optional.of(who), Optional.empty());
         }
-        BackendCapabilities c = ((Guarded.Ok<BackendCapabilities>) caps).value();
+        // a mediated launch needs a plan that carries the mediation; any other backend's egress is unsupported here
+        BackendCapabilities c = io.aasm.kernel.internal.transport.TransportFit.narrow(spec, id, bp,
+                ((Guarded.Ok<BackendCapabilities>) caps).value());
         Negotiation n;
         try {
             n = negotiator.negotiate(spec, who, c, bp, req -> {

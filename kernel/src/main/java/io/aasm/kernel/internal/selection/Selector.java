@@ -10,6 +10,7 @@ import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.CandidateVerdict;
 import io.aasm.ports.report.ConsideredBackend;
 import io.aasm.ports.report.RefusalEntry;
+import io.aasm.ports.report.UntrustedText;
 import io.aasm.ports.report.SelectionMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class Selector {
             message.append("\n  - <no candidate>: no backend is installed and no candidate is configured");
         }
         for (ConsideredBackend c : considered) {
-            message.append("\n  - ").append(c.id()).append(": ").append(c.detail());
+            message.append("\n  - ").append(c.id()).append(": ").append(UntrustedText.clean(c.detail()));
             entries.add(new RefusalEntry(Optional.empty(), c.verdict().token(), c.id() + ": " + c.detail()));
         }
         entries.add(0, new RefusalEntry(Optional.empty(), "no_backend_eligible",
@@ -123,13 +124,14 @@ public final class Selector {
             StringBuilder sb = new StringBuilder("the `").append(id)
                     .append("` backend refused this launch before anything started");
             for (UnmetRequirement u : r.refusal().unmet()) {
-                sb.append("\n  - ").append(u.requirement().domain().token()).append(": ").append(u.detail())
+                sb.append("\n  - ").append(u.requirement().domain().token())
+                        .append(": ").append(UntrustedText.clean(u.detail()))
                         .append(" [").append(u.reason().token()).append(']');
             }
             return sb.toString();
         }
         return "refusing to launch: an execution-isolation boundary was requested and the `" + id
-                + "` backend cannot be selected on this host — " + v.detail()
+                + "` backend cannot be selected on this host — " + UntrustedText.clean(v.detail())
                 + ". There is no fallback to an unconfined launch [" + pinnedEntries(c).stream()
                         .map(RefusalEntry::reason).findFirst().orElse(v.verdict().token()) + "]";
     }

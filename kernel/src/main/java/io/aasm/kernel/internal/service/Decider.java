@@ -14,6 +14,7 @@ import io.aasm.kernel.internal.selection.InstalledBackend;
 import io.aasm.kernel.internal.selection.Selection;
 import io.aasm.kernel.internal.selection.Selector;
 import io.aasm.kernel.internal.selection.WalkOrder;
+import io.aasm.kernel.internal.transport.TransportDecider;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -42,15 +43,17 @@ final class Decider {
     private final ProgramResolver resolver = new ProgramResolver();
     private final Selector selector = new Selector(new Negotiator());
     private final ReportBuilder reports = new ReportBuilder();
+    private final TransportDecider transport = new TransportDecider();
 
 
     LaunchDecision decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
                    WalkOrder order) {
-        return decide(request, sources, backends, order, List.of());
+        return decide(request, sources, backends, order, List.of(), false);
     }
 
+    /** {@code mediator}: whether a transport mediator is installed. */
     LaunchDecision decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
-                   WalkOrder order, List<String> protectedPaths) {
+                   WalkOrder order, List<String> protectedPaths, boolean mediator) {
         PolicyLoad load = loader.load(request.policyFile(), sources);
         if (load instanceof PolicyLoad.Rejected rejected) {
             return new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
@@ -77,9 +80,12 @@ final class Decider {
         CredentialPlan credentials = isolation == IsolationClass.NONE
                 ? CredentialPlan.unconfined(request.callerEnvironment())
                 : CredentialPlan.confined(request.callerEnvironment(), lowering.requirements());
+        TransportDecider.Outcome mediation = transport.decide(request.transportMediation(), isolation,
+                lowering.requirements(), mediator);
         ExecutionSpec spec = new ExecutionSpec(program, request.args(), request.workingDirectory(),
                 request.identity(), lowering.requirements(), credentials.environment(), credentials.posture(),
-                request.stdio(), protectedPaths);
+                request.stdio(), protectedPaths, mediation instanceof TransportDecider.Outcome.Decided d
+                ? d.transport() : io.aasm.ports.transport.TransportMediation.notRequested());
         ReportContext ctx = new ReportContext(isolation, request.identity(),
                 new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
                 credentials.posture());
@@ -88,6 +94,10 @@ final class Decider {
                     "working_directory_too_wide", wide.message()), wide.message());
         }
 
+        if (mediation instanceof TransportDecider.Outcome.Unavailable u) {
+            return refused(ctx, new RefusalEntry(Optional.of(CapabilityDomain.NETWORK_EGRESS),
+                    "transport_mediation_unavailable", u.message()), u.message());
+        }
         if (isolation == IsolationClass.NONE) {
             if (request.pinnedBackend().isPresent()) {
                 // Neutral words and the token: the face that took the request adds its own advice.

@@ -5,10 +5,13 @@ import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.kernel.internal.selection.InstalledBackend;
 import io.aasm.kernel.internal.selection.WalkOrder;
 import io.aasm.ports.audit.AuditLog;
+import io.aasm.ports.backend.BackendId;
+import io.aasm.ports.backend.BackendRanking;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
@@ -16,7 +19,9 @@ import io.aasm.ports.kernel.LaunchSession;
 import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicySource;
+import io.aasm.ports.report.ReportFormatName;
 import io.aasm.ports.report.ReportRenderer;
+import io.aasm.ports.transport.TransportMediator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,13 +46,6 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = KernelConfig.class)
 public final class KernelComponent implements IsolationKernel {
 
-    static final String WALK_PROPERTY = "aasm.auto.walk";
-    /** Colon-separated absolute paths of the deployment's own state no launch may write (install, caches, runtime). */
-    static final String PROTECTED_PROPERTY = "aasm.protected.paths";
-    static final String BACKEND_ID = "aasm.backend.id";
-    static final String BACKEND_RANKING = "aasm.backend.ranking";
-    static final String FORMAT_NAME = "aasm.report.format.name";
-
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
     private volatile List<AuditLog> auditLogs = List.of();
@@ -57,6 +55,7 @@ public final class KernelComponent implements IsolationKernel {
     private volatile List<InstalledBackend> backends = List.of();
     private volatile List<PolicySource> sources = List.of();
     private volatile List<Map.Entry<String, ReportRenderer>> renderers = List.of();
+    private volatile List<TransportMediator> mediators = List.of();
 
     @Activate
     public KernelComponent(KernelConfig config, BundleContext context) {
@@ -71,8 +70,8 @@ public final class KernelComponent implements IsolationKernel {
 
     @Modified
     void modified(KernelConfig config) {
-        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(WALK_PROPERTY)), config.auto_walk());
-        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(PROTECTED_PROPERTY)), config.protected_paths());
+        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(FrameworkProperties.AUTO_WALK)), config.auto_walk());
+        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(FrameworkProperties.PROTECTED_PATHS)), config.protected_paths());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -99,10 +98,23 @@ public final class KernelComponent implements IsolationKernel {
         sources = sources.stream().filter(s -> s != source).toList();
     }
 
+    /** Transport mediators; the first bound is used (a launch that needs one is refused without any). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public synchronized void addMediator(TransportMediator mediator) {
+        List<TransportMediator> next = new ArrayList<>(mediators);
+        next.add(mediator);
+        mediators = List.copyOf(next);
+    }
+
+    public synchronized void removeMediator(TransportMediator mediator) {
+        mediators = mediators.stream().filter(m -> m != mediator).toList();
+    }
+
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     public synchronized void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
-        Object name = props.get(FORMAT_NAME);
+        Object name = props.get(ReportFormatName.NAME);
         String format = name != null ? name.toString()
                 : Guarded.call("format()", renderer::format) instanceof Guarded.Ok<String> ok ? ok.value() : "";
         List<Map.Entry<String, ReportRenderer>> next = new ArrayList<>(renderers);
@@ -126,9 +138,13 @@ public final class KernelComponent implements IsolationKernel {
         auditLogs = auditLogs.stream().filter(l -> l != log).toList();
     }
 
-    /** The property wins over configuration, as for the walk order; relative entries are dropped. */
+    /**
+     * The property (the deployment's own state, set by its launcher) and the configured paths together:
+     * configuration can add protected paths, never remove one. Relative entries are dropped.
+     */
     static List<String> protectedPaths(Optional<String> property, String[] configured) {
-        List<String> raw = property.map(p -> List.of(p.split(":"))).orElse(List.of(configured));
+        List<String> raw = new ArrayList<>(property.map(p -> List.of(p.split(":"))).orElse(List.of()));
+        raw.addAll(List.of(configured));
         return raw.stream().map(String::strip).filter(p -> p.startsWith("/")).distinct().toList();
     }
 
@@ -143,12 +159,12 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        return decider.decide(request, sources, backends, walkOrder, protectedPaths);
+        return decider.decide(request, sources, backends, walkOrder, protectedPaths, !mediators.isEmpty());
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
-        return launcher.launch(decision, backends);
+        return launcher.launch(decision, backends, mediators.stream().findFirst());
     }
 
     @Override
@@ -191,7 +207,7 @@ public final class KernelComponent implements IsolationKernel {
     }
 
     private static String idOf(IsolationBackend backend, Map<String, Object> props) {
-        Object id = props.get(BACKEND_ID);
+        Object id = props.get(BackendId.NAME);
         if (id != null) {
             return id.toString();
         }
@@ -200,7 +216,7 @@ public final class KernelComponent implements IsolationKernel {
     }
 
     private static int rankingOf(Map<String, Object> props) {
-        Object r = props.get(BACKEND_RANKING);
+        Object r = props.get(BackendRanking.NAME);
         if (r instanceof Number n) {
             return n.intValue();
         }

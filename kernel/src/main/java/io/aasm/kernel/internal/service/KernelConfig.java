@@ -21,7 +21,7 @@ public @interface KernelConfig {
     @AttributeDefinition(name = "Protected paths",
             description = "Absolute paths of the deployment's own install, caches and runtime state, which no launch"
                     + " may write: backends make them read-only or unreachable inside the boundary, or refuse a write"
-                    + " grant that covers them. The framework property aasm.protected.paths (colon list) takes"
-                    + " precedence.")
+                    + " grant that covers them. Added to the framework property aasm.protected.paths (colon list),"
+                    + " which the launcher sets to its own state: configuration can add paths, never remove one.")
     String[] protected_paths() default {};
 }

@@ -10,14 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aasm.kernel.internal.testing.Caps;
 import io.aasm.kernel.internal.testing.TestBackend;
 import io.aasm.kernel.internal.testing.TestPolicySource;
+import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
 import io.aasm.ports.policy.IsolationClass;
+import io.aasm.ports.policy.PolicyFormat;
 import io.aasm.ports.policy.PolicySource;
 import io.aasm.ports.policy.Scope;
 import java.io.File;
@@ -53,7 +56,8 @@ class HotDeployInFrameworkTest {
     private static final String PORTS = "io.aasm.ports.audit;version=1.0.0,"
             + "io.aasm.ports.backend;version=1.0.0,io.aasm.ports.capability;version=1.0.0,"
             + "io.aasm.ports.evidence;version=1.0.0,io.aasm.ports.kernel;version=1.0.0,"
-            + "io.aasm.ports.plan;version=1.0.0,io.aasm.ports.policy;version=1.0.0,io.aasm.ports.report;version=1.0.0";
+            + "io.aasm.ports.plan;version=1.0.0,io.aasm.ports.policy;version=1.0.0,io.aasm.ports.report;version=1.0.0,"
+            + "io.aasm.ports.transport;version=1.0.0";
 
     @TempDir
     Path storage;
@@ -66,7 +70,7 @@ class HotDeployInFrameworkTest {
         config.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         config.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         config.put(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, PORTS);
-        config.put("aasm.auto.walk", "first-choice,tb");
+        config.put(FrameworkProperties.AUTO_WALK, "first-choice,tb");
         framework = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(config);
         framework.start();
         BundleContext ctx = framework.getBundleContext();
@@ -115,7 +119,7 @@ class HotDeployInFrameworkTest {
 
         TestPolicySource source = new TestPolicySource().with("p.test", policy(Optional.empty(),
                 stmt(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of("/tmp")))));
-        ctx.registerService(PolicySource.class, source, props("aasm.policy.format", "test"));
+        ctx.registerService(PolicySource.class, source, props(PolicyFormat.NAME, "test"));
         LaunchRequest request = new LaunchRequest(Optional.of(IsolationClass.AUTO), Optional.empty(),
                 Optional.of("p.test"), "true", List.of(), "/", IdentityRef.anonymous(),
                 Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
@@ -125,7 +129,7 @@ class HotDeployInFrameworkTest {
 
         TestBackend backend = new TestBackend("tb", Caps.allStrong());
         ServiceRegistration<IsolationBackend> reg = ctx.registerService(IsolationBackend.class, backend,
-                props("aasm.backend.id", "tb"));
+                props(BackendId.NAME, "tb"));
         LaunchDecision.Confined confined = assertInstanceOf(LaunchDecision.Confined.class, kernel.decide(request));
         assertEquals("tb", confined.plan().backend().id());
         assertEquals(1, kernel.backends().size());

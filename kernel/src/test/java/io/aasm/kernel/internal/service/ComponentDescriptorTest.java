@@ -30,7 +30,7 @@ class ComponentDescriptorTest {
                 assertTrue(ref.contains(attr), ref + " lacks " + attr);
             }
         }
-        assertEquals(4, seen, xml); // backends, policy sources, renderers, audit logs
+        assertEquals(5, seen, xml); // backends, policy sources, renderers, audit logs, transport mediators
         assertTrue(Files.exists(Path.of("target/classes/OSGI-INF/metatype/" + KernelConfig.class.getName() + ".xml")));
     }
 }

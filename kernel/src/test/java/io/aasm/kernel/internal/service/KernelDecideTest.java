@@ -16,6 +16,7 @@ import io.aasm.kernel.internal.testing.Caps;
 import io.aasm.kernel.internal.testing.TestBackend;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.kernel.BackendStatus;
+import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.IsolationClass;
@@ -171,7 +172,7 @@ class KernelDecideTest {
         KernelComponent configured = kernel("beta", "alpha");
         bind(configured, new TestBackend("gamma", Caps.allStrong()), 5);
         assertEquals(List.of("beta", "alpha", "gamma"), configured.autoWalkOrder());
-        KernelComponent overridden = kernel(Map.of("aasm.auto.walk", " delta , beta"), "beta", "alpha");
+        KernelComponent overridden = kernel(Map.of(FrameworkProperties.AUTO_WALK, " delta , beta"), "beta", "alpha");
         assertEquals(List.of("delta", "beta"), overridden.autoWalkOrder());
     }
 }

@@ -2,6 +2,8 @@ package io.aasm.kernel.internal.service;
 
 import io.aasm.kernel.internal.testing.TestBackend;
 import io.aasm.kernel.internal.testing.TestPolicySource;
+import io.aasm.ports.backend.BackendId;
+import io.aasm.ports.backend.BackendRanking;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.kernel.LaunchRequest;
@@ -44,8 +46,8 @@ final class KernelFixture {
 
     static void bind(KernelComponent k, TestBackend b, int ranking) {
         Map<String, Object> props = new HashMap<>();
-        props.put(KernelComponent.BACKEND_ID, b.id);
-        props.put(KernelComponent.BACKEND_RANKING, ranking);
+        props.put(BackendId.NAME, b.id);
+        props.put(BackendRanking.NAME, ranking);
         k.addBackend(b, props);
     }
 

@@ -40,6 +40,8 @@ public class TestBackend implements IsolationBackend {
     public final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     public volatile ExecutionSpec lastSpec;
     public volatile EnforcementPlan lastPlan;
+    /** What its plans answer to relaysTransport(). */
+    public volatile boolean relays;
 
     public TestBackend(String id, BackendCapabilities capabilities) {
         this.id = id;
@@ -102,6 +104,11 @@ public class TestBackend implements IsolationBackend {
                 enter("steps");
                 return List.of("test step for " + requirement.domain().token());
             }
+
+            @Override
+            public boolean relaysTransport() {
+                return relays;
+            }
         };
     }
 
@@ -112,7 +119,9 @@ public class TestBackend implements IsolationBackend {
         return new PreparedLaunch() {
             @Override
             public Execution spawn() throws LaunchException {
-                return TestBackend.this.spawn(plan.spec());
+                Map<String, String> env = new java.util.TreeMap<>(plan.spec().environment());
+                plan.mediation().ifPresent(m -> env.putAll(m.environment()));
+                return TestBackend.this.spawn(plan.spec(), env);
             }
 
             @Override
@@ -122,14 +131,14 @@ public class TestBackend implements IsolationBackend {
         };
     }
 
-    private Execution spawn(ExecutionSpec spec) throws LaunchException {
+    private Execution spawn(ExecutionSpec spec, Map<String, String> environment) throws LaunchException {
         enter("spawn");
         List<String> cmd = new ArrayList<>();
         cmd.add(spec.program());
         cmd.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(new File(spec.workingDirectory())).inheritIO();
         pb.environment().clear();
-        pb.environment().putAll(spec.environment());
+        pb.environment().putAll(environment);
         Process p;
         try {
             p = pb.start();

@@ -69,6 +69,11 @@ public final class PlanEncoder {
         }
         if (r instanceof PlanRecord.RelayTcpPort p) return le(2).putShort((short) p.port()).array();
         if (r instanceof PlanRecord.RelayUdpPort p) return le(2).putShort((short) p.port()).array();
+        if (r instanceof PlanRecord.RelayProxy p) {
+            byte[] pre = p.preamble(), path = utf8(p.socket());
+            return le(4 + pre.length + path.length).putShort((short) p.port()).putShort((short) pre.length).put(pre)
+                    .put(path).array();
+        }
         if (r instanceof PlanRecord.KeepFd k) return le(4).putInt(k.fd()).array();
         if (r instanceof PlanRecord.Signals s) return le(12).putInt(s.target().code()).putLong(s.mask()).array();
         if (r instanceof PlanRecord.Raw raw) return raw.payload();

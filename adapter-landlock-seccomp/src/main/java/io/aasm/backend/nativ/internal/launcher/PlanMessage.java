@@ -50,6 +50,9 @@ public record PlanMessage(List<PlanRecord> records) {
         public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
         public Builder relayTcpPort(int port) { return add(new PlanRecord.RelayTcpPort(port)); }
         public Builder relayUdpPort(int port) { return add(new PlanRecord.RelayUdpPort(port)); }
+        public Builder relayProxy(int port, byte[] preamble, String socket) {
+            return add(new PlanRecord.RelayProxy(port, preamble, socket));
+        }
         public Builder cgroupJoin(String procsFile) { return add(new PlanRecord.CgroupJoin(procsFile)); }
         public Builder rlimit(int resource, long soft, long hard) { return add(new PlanRecord.Rlimit(resource, soft, hard)); }
         public Builder landlock(long fs, long net, long scoped) { return add(new PlanRecord.LandlockRuleset(fs, net, scoped)); }

@@ -17,7 +17,7 @@ public sealed interface PlanRecord {
 
     int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04, TERMINAL = 0x05;
     int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, VIEW_OP = 0x13, LOOPBACK_UP = 0x14,
-            RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16;
+            RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16, RELAY_PROXY = 0x17;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
     int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, CANARY = 0x54, DECISIONS = 0x55, KEEP_FD = 0x60, SIGNALS = 0x61;
@@ -89,6 +89,41 @@ public sealed interface PlanRecord {
     /** Relay UDP datagrams to 127.0.0.1/[::1]:port inside the new network namespace to the host's, same port. */
     record RelayUdpPort(int port) implements PlanRecord {
         public int type() { return RELAY_UDP_PORT; }
+    }
+
+    /**
+     * 127.0.0.1/[::1]:port inside the new network namespace lead to the supervisor's proxy socket; every connection
+     * starts with the preamble (the session's credential, never shown to the program).
+     */
+    record RelayProxy(int port, byte[] preamble, String socket) implements PlanRecord {
+        public RelayProxy {
+            preamble = preamble.clone();
+            Objects.requireNonNull(socket);
+        }
+
+        @Override
+        public byte[] preamble() {
+            return preamble.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RelayProxy r && r.port == port && Arrays.equals(r.preamble, preamble)
+                    && r.socket.equals(socket);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(port, socket);
+        }
+
+        /** Never prints the preamble. */
+        @Override
+        public String toString() {
+            return "RelayProxy[port=" + port + ", socket=" + socket + "]";
+        }
+
+        public int type() { return RELAY_PROXY; }
     }
 
     /** A {@code cgroup.procs} file the launcher joins before forking. */

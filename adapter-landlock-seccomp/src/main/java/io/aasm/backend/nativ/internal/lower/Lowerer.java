@@ -66,7 +66,7 @@ public final class Lowerer {
 
     public Lowering lower(ExecutionSpec spec, List<ControlRequirement> requirements) {
         for (ControlRequirement r : requirements) {
-            Route route = routes.route(r, requirements);
+            Route route = routes.route(r, requirements, spec.transport());
             if (route instanceof Route.Unsupported u) {
                 return new Lowering.Refused(r.domain(), u.reason());
             }
@@ -92,7 +92,7 @@ public final class Lowerer {
                     sc.denyIoUring = true;
                     yield fs.add(r);
                 }
-                case NETWORK_EGRESS -> network(r, b, ll, sc);
+                case NETWORK_EGRESS -> network(r, spec, b, ll, sc);
                 case NAME_RESOLUTION -> nameResolution(r, b, sc, generatedEtc);
                 case SYSCALL -> syscall(r, b, sc);
                 case PROCESS_CREATION -> process(r, b, sc);
@@ -188,6 +188,11 @@ public final class Lowerer {
         fs.privateDirs().forEach(d -> ll.implicitFolder(d, LandlockRights.write(ll.abi()) | LandlockRights.READ));
         if (fs.stated()) {
             implicitDevices(ll);
+            if (view.base() == View.Base.EMPTY && !fs.read().orElse(List.of()).isEmpty()) {
+                // The view holds only the granted paths and the folders leading to them, so its folders may be
+                // listed: programs that list or walk from / (os.listdir("/"), find /) work as on the host.
+                ll.implicit("/", LandlockRights.READ_DIR);
+            }
             generatedEtc.forEach(name -> ll.implicit("/etc/" + name, LandlockRights.READ_FILE));
             CapabilityDomain owner = fs.read().isPresent() ? CapabilityDomain.FILESYSTEM_READ
                     : CapabilityDomain.FILESYSTEM_WRITE;
@@ -206,11 +211,15 @@ public final class Lowerer {
         ll.implicit("/dev/shm", LandlockRights.write(ll.abi()) | LandlockRights.READ);
     }
 
-    private Optional<String> network(ControlRequirement r, NativePlan.Builder b, Landlock ll, SeccompConcerns sc) {
+    private Optional<String> network(ControlRequirement r, ExecutionSpec spec, NativePlan.Builder b, Landlock ll,
+                                     SeccompConcerns sc) {
         sc.denyIoUring = true;
-        Routes.Egress choice = routes.egress(r.scope());
+        Routes.Egress choice = routes.egress(r.scope(), spec.transport());
         if (choice instanceof Routes.Egress.Inexpressible i) {
             return Optional.of(i.reason());
+        }
+        if (choice instanceof Routes.Egress.Mediated m) {
+            return mediated(m, b, sc);
         }
         if (choice instanceof Routes.Egress.OwnLoopback || choice instanceof Routes.Egress.Relayed) {
             b.namespaces.add(Namespace.NET);
@@ -244,6 +253,27 @@ public final class Lowerer {
             b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP + (byPort.udp() ? "; UDP to every destination"
                     : "; no UDP"));
             return Optional.empty();
+        }
+        sc.egress(false);
+        b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);
+        return Optional.empty();
+    }
+
+    private static Optional<String> mediated(Routes.Egress.Mediated m, NativePlan.Builder b, SeccompConcerns sc) {
+        b.namespaces.add(Namespace.NET);
+        b.relayTcpPorts.addAll(m.tcp());
+        b.relayUdpPorts.addAll(m.udp());
+        b.proxyPort = m.proxyPort();
+        b.step(CapabilityDomain.NETWORK_EGRESS, "new network namespace: only its own loopback (TCP and UDP), no route "
+                + "out");
+        b.step(CapabilityDomain.NETWORK_EGRESS, "transport mediation: 127.0.0.1/[::1] port " + m.proxyPort() + " lead "
+                + "to the supervisor's proxy through a relay outside the namespace (each connection carries the "
+                + "session's credential); the program's proxy variables name it");
+        if (!m.tcp().isEmpty() || !m.udp().isEmpty()) {
+            b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (m.tcp().isEmpty() ? ""
+                    : "TCP ports " + m.tcp()) + (m.tcp().isEmpty() || m.udp().isEmpty() ? "" : " and ")
+                    + (m.udp().isEmpty() ? "" : "UDP ports " + m.udp()) + " reach the host's 127.0.0.1/[::1] on the "
+                    + "same port");
         }
         sc.egress(false);
         b.step(CapabilityDomain.NETWORK_EGRESS, SOCKET_STEP);

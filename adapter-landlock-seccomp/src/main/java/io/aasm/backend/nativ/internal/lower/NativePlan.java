@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -34,6 +35,7 @@ public record NativePlan(
         Map<CapabilityDomain, List<String>> installed,
         List<Integer> relayTcpPorts,
         List<Integer> relayUdpPorts,
+        OptionalInt proxyPort,
         Authority authority,
         Optional<Canaries> canaries,
         DeniedCalls deniedCalls) {
@@ -58,7 +60,9 @@ public record NativePlan(
         installed = java.util.Collections.unmodifiableMap(copy);
         relayTcpPorts = List.copyOf(relayTcpPorts);
         relayUdpPorts = List.copyOf(relayUdpPorts);
-        if (!(relayTcpPorts.isEmpty() && relayUdpPorts.isEmpty()) && !namespaces.contains(Namespace.NET)) {
+        Objects.requireNonNull(proxyPort);
+        if (!(relayTcpPorts.isEmpty() && relayUdpPorts.isEmpty() && proxyPort.isEmpty())
+                && !namespaces.contains(Namespace.NET)) {
             throw new IllegalArgumentException("relayed ports need a network namespace");
         }
         if (view.isPresent() != namespaces.contains(Namespace.MOUNT)) {
@@ -127,6 +131,8 @@ public record NativePlan(
         final Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
         final List<Integer> relayTcpPorts = new ArrayList<>();
         final List<Integer> relayUdpPorts = new ArrayList<>();
+        /** The in-namespace port of the supervisor's proxy (transport mediation), when the launch is mediated. */
+        Integer proxyPort;
         Authority authority = new Authority(true, true, false);
         Optional<Canaries> canaries = Optional.empty();
         DeniedCalls deniedCalls = DeniedCalls.none();
@@ -146,7 +152,8 @@ public record NativePlan(
             return new NativePlan(program, argv, cwd, env, Optional.ofNullable(landlock), seccomp, namespaces,
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
-                    relayTcpPorts, relayUdpPorts, authority, canaries, deniedCalls);
+                    relayTcpPorts, relayUdpPorts, proxyPort == null ? OptionalInt.empty() : OptionalInt.of(proxyPort),
+                    authority, canaries, deniedCalls);
         }
     }
 }

@@ -9,6 +9,7 @@ import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
+import io.aasm.ports.transport.TransportMediation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,10 +33,15 @@ public final class Routes {
 
     /** The route for a requirement, given every requirement of the launch (some domains interact). */
     public Route route(ControlRequirement r, List<ControlRequirement> all) {
+        return route(r, all, TransportMediation.notRequested());
+    }
+
+    /** The same, for a launch whose transport mediation the kernel decided ({@code ExecutionSpec#transport}). */
+    public Route route(ControlRequirement r, List<ControlRequirement> all, TransportMediation transport) {
         return switch (r.domain()) {
             case FILESYSTEM_READ -> filesystem(false);
             case FILESYSTEM_WRITE -> filesystem(true);
-            case NETWORK_EGRESS -> network(r.scope());
+            case NETWORK_EGRESS -> network(r.scope(), transport);
             case NAME_RESOLUTION -> nameResolution(all);
             case SYSCALL -> syscall(r.scope());
             case PROCESS_CREATION -> process(r.scope());
@@ -70,7 +76,8 @@ public final class Routes {
                 "implicit grants: only the standard device set (" + String.join(", ", ViewPlanner.DEVICES)
                         + ", a private /dev/pts, /dev/ptmx and /dev/shm) and, with name resolution stated, the "
                         + "generated /etc/hosts, /etc/resolv.conf and /etc/nsswitch.conf; the program's own "
-                        + "executable and libraries need grants",
+                        + "executable and libraries need grants; the view's folders can be listed (with reads "
+                        + "granted, they hold only the granted paths and the folders leading to them)",
                 "pathname unix sockets inside the grants can be connected to (Landlock ABI <= 7 does not check "
                         + "connect)",
                 "aasm's own install, cache and runtime directory are read-only inside the boundary; a write grant "
@@ -114,6 +121,13 @@ public final class Routes {
         record Relayed(List<Integer> tcp, List<Integer> udp) implements Egress {
         }
 
+        /**
+         * Transport mediation: a network namespace whose only way beyond this host's loopback is the relay to the
+         * supervisor's proxy on {@code proxyPort}; loopback grants are relayed port by port as in {@link Relayed}.
+         */
+        record Mediated(List<Integer> tcp, List<Integer> udp, int proxyPort) implements Egress {
+        }
+
         /** Landlock TCP connect by port on every destination; UDP everywhere when granted, else none. */
         record ByPort(boolean udp) implements Egress {
         }
@@ -127,6 +141,13 @@ public final class Routes {
     }
 
     public Egress egress(Scope scope) {
+        return egress(scope, TransportMediation.notRequested());
+    }
+
+    public Egress egress(Scope scope, TransportMediation transport) {
+        if (transport.mediated() && scope instanceof Scope.Egress e && !e.grants().isEmpty()) {
+            return mediated(e.grants(), transport.boundaryPort());
+        }
         if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
             return facts.namespaces() ? new Egress.OwnLoopback() : new Egress.NoConnect();
         }
@@ -150,8 +171,35 @@ public final class Routes {
         return new Egress.ByPort(egress.grants().stream().anyMatch(g -> g.protocol() == Protocol.UDP));
     }
 
-    private Route network(Scope scope) {
-        Egress choice = egress(scope);
+    private Egress mediated(List<EgressGrant> grants, int proxyPort) {
+        if (!facts.namespaces()) {
+            return new Egress.Inexpressible("transport mediation needs a network namespace of the program's own, which "
+                    + "this host does not allow (" + Need.NAMESPACES.requirement() + "); switch transport mediation off"
+                    + " for this launch to use the egress routes that need none");
+        }
+        Optional<EgressGrant> udp = grants.stream().filter(g -> g.protocol() == Protocol.UDP && !g.loopbackOnly())
+                .findFirst();
+        if (udp.isPresent()) {
+            return new Egress.Inexpressible("a UDP grant to '" + udp.get().host() + "' cannot be mediated: the "
+                    + "supervisor's proxy carries TCP streams only (HTTP CONNECT, plain HTTP, SOCKS5 CONNECT); drop "
+                    + "the grant, or set network.egress posture: optional to run without it");
+        }
+        List<EgressGrant> loopback = grants.stream().filter(EgressGrant::loopbackOnly).toList();
+        Optional<List<Integer>> tcp = EgressCoverage.relayPorts(loopback, Protocol.TCP);
+        Optional<List<Integer>> udpPorts = EgressCoverage.relayPorts(loopback, Protocol.UDP);
+        if (tcp.isEmpty() || udpPorts.isEmpty() || tcp.get().contains(proxyPort)) {
+            return new Egress.Inexpressible("loopback grants next to mediated ones are relayed port by port, at most "
+                    + EgressCoverage.MAX_RELAY_PORTS + " ports per protocol (1-65535), none of them the proxy's port "
+                    + proxyPort + "; list the ports the program needs");
+        }
+        return new Egress.Mediated(tcp.get(), udpPorts.get(), proxyPort);
+    }
+
+    private Route network(Scope scope, TransportMediation transport) {
+        Egress choice = egress(scope, transport);
+        if (choice instanceof Egress.Mediated m) {
+            return mediatedRoute(m);
+        }
         if (choice instanceof Egress.OwnLoopback) {
             return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + " + SOCKETS,
                     List.of(Need.NAMESPACES, Need.SECCOMP),
@@ -193,6 +241,32 @@ public final class Routes {
                 "a granted UDP port reaches the host's service from the relay, one flow per client address (at most "
                         + "64 at a time, idle ones dropped after 60 s); other UDP stays on the namespace's own loopback; "
                         + "listening inside the namespace is invisible outside it"));
+    }
+
+    /** Transport mediation: the program's namespace leads out only through the supervisor's proxy. */
+    private static Route mediatedRoute(Egress.Mediated m) {
+        List<String> lim = new ArrayList<>(List.of(
+                "beyond this host's loopback the program reaches only the supervisor's proxy at 127.0.0.1:"
+                        + m.proxyPort() + " (and [::1] where the namespace has IPv6): HTTP CONNECT, plain HTTP and "
+                        + "SOCKS5 CONNECT; its proxy variables (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, lower-case forms, "
+                        + "NO_PROXY) name it, and a program that ignores them has no route out",
+                "the proxy admits a connection only to a granted destination, resolves names itself (pinned names "
+                        + "first) and dials the address it resolved; a granted name that resolves to a loopback, private, "
+                        + "link-local or metadata address is refused unless the policy names that address",
+                "the proxy sees destinations, not content (no TLS inspection): a granted host, or a name fronting "
+                        + "others on a shared CDN, can carry anything the program sends",
+                "UDP leaves the namespace only for granted loopback ports; names resolve inside it only from the "
+                        + "pinned hosts file",
+                "one decision record per connection through the proxy; connections that bypass it fail inside the "
+                        + "namespace and are not recorded one by one",
+                "at most " + EgressCoverage.MAX_RELAY_PORTS + " relayed connections at a time; more are reset"));
+        if (!m.tcp().isEmpty() || !m.udp().isEmpty()) {
+            lim.add("granted loopback ports " + m.tcp() + (m.udp().isEmpty() ? "" : " (UDP " + m.udp() + ")")
+                    + " reach the host's loopback directly through the relay, not through the proxy");
+        }
+        return new Route.Supported("transport mediation: new network namespace (only its own loopback) whose only way "
+                + "beyond this host's loopback is a relay to the supervisor's proxy at 127.0.0.1:" + m.proxyPort()
+                + " + " + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), lim);
     }
 
     /** Ports a resolver answers on directly: DNS over TCP, DNS over TLS. */

@@ -61,33 +61,15 @@ public final class ViewPlanner {
         });
         List<String> visibleRo = new ArrayList<>();
         List<String> visibleRw = new ArrayList<>();
-        // Private folders first: grants beneath one (a project under a private /tmp) are mounted on top of it.
-        for (String dir : in.privateDirs()) {
-            // not "visible" for what follows: grants beneath it are still bound from the host, aasm's paths
-            // beneath it are hidden by it, and a working directory beneath it is still created
-            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
-            described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
-        }
         if (base == View.Base.EMPTY) {
-            for (Grant g : byDepth(in.read().get())) {
-                if (!covered(g.real(), visibleRo) && !(in.freshProc() && under(g.real(), "/proc"))) {
-                    ops.add(new View.Op(View.Kind.BIND, (writesStated ? View.READ_ONLY : 0) | View.NO_DEV,
-                            g.real(), g.real()));
-                    (writesStated ? visibleRo : visibleRw).add(g.real());
-                }
-            }
+            bindReads(in, writesStated ? visibleRo : visibleRw, writesStated, false);
         } else {
             visibleRo.add("/");
             if (base == View.Base.HOST_READ_WRITE) {
                 visibleRw.add("/");
             }
         }
-        for (Grant g : byDepth(in.write().orElse(List.of()))) {
-            if (!covered(g.real(), visibleRw) && !(in.freshProc() && under(g.real(), "/proc"))) {
-                ops.add(new View.Op(View.Kind.BIND, View.NO_DEV, g.real(), g.real()));
-                visibleRw.add(g.real());
-            }
-        }
+        bindWrites(in, visibleRw, false);
         if (base == View.Base.EMPTY) {
             links(in);
         }
@@ -102,12 +84,23 @@ public final class ViewPlanner {
         if (in.filesystemStated()) {
             devices();
         }
+        // After the grants that cover it (a write grant of /, say), so the private folder is not hidden by them.
+        for (String dir : in.privateDirs()) {
+            ops.add(new View.Op(View.Kind.TMPFS, View.NO_DEV, "mode=1777", dir));
+            described.add(dir + ": a private, empty folder of this launch's own (discarded at its end)");
+        }
+        // Grants beneath a private folder are mounted on top of it, so they stay visible at their paths
+        // (a project under /tmp with a private /tmp); mounted before it, the private folder would hide them.
+        if (base == View.Base.EMPTY) {
+            bindReads(in, writesStated ? visibleRo : visibleRw, writesStated, true);
+        }
+        bindWrites(in, visibleRw, true);
         for (String name : in.generatedEtc()) {
             ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV | View.NO_EXEC, View.GENERATED + name,
                     "/etc/" + name));
         }
         for (Grant p : in.protectedPaths()) {
-            if (covered(p.real(), visibleRw)) {
+            if (hostWritableAt(p.real(), visibleRw, in.privateDirs())) {
                 ops.add(new View.Op(View.Kind.BIND, View.READ_ONLY | View.NO_DEV, p.real(), p.real()));
                 described.add(p.real() + ": aasm's own state, read-only inside the boundary");
             }
@@ -119,6 +112,52 @@ public final class ViewPlanner {
                     + "empty, read-only folder");
         }
         return new View(base, ops, described);
+    }
+
+    /**
+     * Binds of the read grants outside (or, {@code beneathPrivate}, beneath) the private folders: read-only when
+     * writes are stated, read-write otherwise (writes are not restricted).
+     */
+    private void bindReads(Input in, List<String> visible, boolean readOnly, boolean beneathPrivate) {
+        for (Grant g : byDepth(in.read().get())) {
+            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visible)
+                    && !(in.freshProc() && under(g.real(), "/proc"))) {
+                ops.add(new View.Op(View.Kind.BIND, (readOnly ? View.READ_ONLY : 0) | View.NO_DEV, g.real(),
+                        g.real()));
+                visible.add(g.real());
+            }
+        }
+    }
+
+    /** Read-write binds of the write grants outside (or, {@code beneathPrivate}, beneath) the private folders. */
+    private void bindWrites(Input in, List<String> visibleRw, boolean beneathPrivate) {
+        for (Grant g : byDepth(in.write().orElse(List.of()))) {
+            if (beneathPrivate == beneath(g.real(), in.privateDirs()) && !covered(g.real(), visibleRw)
+                    && !(in.freshProc() && under(g.real(), "/proc"))) {
+                ops.add(new View.Op(View.Kind.BIND, View.NO_DEV, g.real(), g.real()));
+                visibleRw.add(g.real());
+            }
+        }
+    }
+
+    /** Strictly beneath one of the private folders (a grant of the folder itself is replaced by it). */
+    private static boolean beneath(String path, List<String> privateDirs) {
+        return privateDirs.stream().anyMatch(d -> !path.equals(d) && under(path, d));
+    }
+
+    /**
+     * Whether the program sees the host's tree, writable, at {@code path}: the deepest folder covering it among
+     * the write grants and the private folders is a write grant. Beneath a private folder the host's files are
+     * not there at all, so aasm's own state there must not be bound in (read-only or not).
+     */
+    private static boolean hostWritableAt(String path, List<String> visibleRw, List<String> privateDirs) {
+        String grant = deepest(path, visibleRw);
+        String priv = deepest(path, privateDirs);
+        return grant != null && (priv == null || grant.length() > priv.length());
+    }
+
+    private static String deepest(String path, List<String> roots) {
+        return roots.stream().filter(r -> under(path, r)).max(Comparator.comparingInt(String::length)).orElse(null);
     }
 
     /** Symlinks met while resolving grants, recreated so the paths as written work (e.g. /bin -> usr/bin). */

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -92,7 +93,9 @@ public final class ProbeCache {
             sep = ",\n";
         }
         b.append("\n  }\n}\n");
-        Files.createDirectories(file.getParent());
+        // A cache that was deleted is recreated as the user's alone: the probes decide what aasm claims.
+        Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
         Path tmp = Files.createTempFile(file.getParent(), ".probe-", ".json");
         Files.writeString(tmp, b.toString());
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

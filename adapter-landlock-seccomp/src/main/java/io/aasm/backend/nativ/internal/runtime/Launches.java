@@ -10,8 +10,10 @@ import io.aasm.backend.nativ.internal.lower.NativePlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.transport.MediationSession;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Makes what one lowered plan needs outside the program (its cgroup, its generated files, the wire
@@ -29,9 +31,14 @@ public final class Launches {
     }
 
     public Launch prepare(NativePlan plan) throws LaunchException {
+        return prepare(plan, Optional.empty());
+    }
+
+    /** {@code mediation}: the session a plan with a proxy port relays to (its endpoint and environment). */
+    public Launch prepare(NativePlan plan, Optional<MediationSession> mediation) throws LaunchException {
         CgroupPlacement cg = CgroupPlacement.none();
         PreparedFiles files = PreparedFiles.none();
-        java.util.Optional<CanaryWitness> canaries = java.util.Optional.empty();
+        Optional<CanaryWitness> canaries = Optional.empty();
         try {
             // The teardown group only as real root: joining a cgroup2 group unprivileged depends on delegation
             // rules a failed join would turn into a refused launch.
@@ -39,7 +46,7 @@ public final class Launches {
             files = PreparedFiles.create(plan, stateDir);
             canaries = CanaryWitness.open(plan.canaries(), files);
             var message = MessageMapper.map(plan, cg, files, canaries, LibC.INSTANCE.geteuid(),
-                    LibC.INSTANCE.getegid());
+                    LibC.INSTANCE.getegid(), mediation);
             return new Launch(plan, message, cg, files, canaries);
         } catch (IOException | RuntimeException e) {
             canaries.ifPresent(CanaryWitness::close);

@@ -5,9 +5,13 @@ import io.aasm.backend.nativ.internal.launcher.PlanMessage;
 import io.aasm.backend.nativ.internal.launcher.PlanRecord;
 import io.aasm.backend.nativ.internal.lower.NativePlan;
 import io.aasm.backend.nativ.internal.lower.View;
+import io.aasm.ports.transport.MediationSession;
+import io.aasm.ports.transport.RelayEndpoint;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Maps a decided {@link NativePlan} (plus the resources prepared for it) onto the launcher's wire message. */
@@ -24,13 +28,21 @@ public final class MessageMapper {
     }
 
     public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files, int uid, int gid) {
-        return map(plan, cgroups, files, java.util.Optional.empty(), uid, gid);
+        return map(plan, cgroups, files, Optional.empty(), uid, gid, Optional.empty());
     }
 
+    /**
+     * {@code mediation}: the session a mediated plan relays to; its endpoint goes into RELAY_PROXY and its variables
+     * (the proxy variables, named after the in-namespace port) into the program's environment, after the delegated
+     * names, which they override.
+     */
     public static PlanMessage map(NativePlan plan, CgroupPlacement cgroups, PreparedFiles files,
-                                  java.util.Optional<CanaryWitness> canaries, int uid, int gid) {
+                                  Optional<CanaryWitness> canaries, int uid, int gid,
+                                  Optional<MediationSession> mediation) {
         PlanMessage.Builder m = PlanMessage.builder().program(plan.program()).argv(plan.argv()).cwd(plan.workingDirectory());
-        plan.environment().forEach(m::env);
+        Map<String, String> env = new TreeMap<>(plan.environment());
+        mediation.ifPresent(s -> env.putAll(s.environment()));
+        env.forEach(m::env);
         if (plan.authority().newTerminal()) {
             m.terminal();
         }
@@ -45,6 +57,11 @@ public final class MessageMapper {
                 m.loopbackUp();
                 plan.relayTcpPorts().forEach(m::relayTcpPort);
                 plan.relayUdpPorts().forEach(m::relayUdpPort);
+                if (plan.proxyPort().isPresent()) {
+                    RelayEndpoint e = mediation.flatMap(MediationSession::relay).orElseThrow(() ->
+                            new IllegalStateException("a mediated plan without a relay endpoint"));
+                    m.relayProxy(plan.proxyPort().getAsInt(), e.preamble(), e.socket().toString());
+                }
             }
         }
         if (plan.mountProc()) {

@@ -54,4 +54,11 @@ public record NativeBackendPlan(ExecutionSpec spec, BackendCapabilities capabili
     public Optional<ProcessAuthority> plannedAuthority() {
         return Optional.of(LEAST);
     }
+
+    /** The lowering routes egress through the supervisor's proxy (the route of a mediated launch's grants). */
+    @Override
+    public boolean relaysTransport() {
+        return lowering.filter(l -> l instanceof Lowering.Lowered).map(l -> ((Lowering.Lowered) l).plan().proxyPort()
+                .isPresent()).orElse(false);
+    }
 }

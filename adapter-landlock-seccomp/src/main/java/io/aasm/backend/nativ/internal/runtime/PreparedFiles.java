@@ -26,7 +26,9 @@ public record PreparedFiles(Optional<Path> dir) implements AutoCloseable {
         if (plan.generatedFiles().isEmpty() && !fileCanaries) {
             return none();
         }
-        Path runs = Files.createDirectories(stateDir.resolve("run"));
+        // Every folder created here (the cache root included, when it was deleted) is the user's alone.
+        Path runs = Files.createDirectories(stateDir.resolve("run"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.setPosixFilePermissions(runs, PosixFilePermissions.fromString("rwx------"));
         // The launcher opens sources without following symlinks: hand it the real path.
         Path dir = Files.createTempDirectory(runs.toRealPath(), "launch-",

@@ -51,6 +51,20 @@ class ViewConfinementTest {
     }
 
     @Test
+    void theRootListsTheGrantedPathsAndNothingElse() throws Exception {
+        Path listing = out.resolve("root");
+        String action = "ls / > " + listing + " 2>&1";
+        h.sh(action, tmp, read(), write(out.toString()));
+        List<String> names = Files.readAllLines(listing);
+        assertTrue(names.containsAll(List.of("usr", "etc", "dev", "tmp")), "the view's root is listable: " + names);
+        assertFalse(names.contains("var"), "an ungranted folder is not there: " + names);
+        assertTrue(Files.isDirectory(Path.of("/var")), "the host has /var");
+        h.sh(action, tmp, read("/var"), write(out.toString()));
+        assertTrue(Files.readAllLines(listing).contains("var"), "control: granted, it is listed: "
+                + Files.readAllLines(listing));
+    }
+
+    @Test
     void metadataOfAReadOnlyGrantCannotChange() throws Exception {
         Path f = secret.resolve("key");
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));

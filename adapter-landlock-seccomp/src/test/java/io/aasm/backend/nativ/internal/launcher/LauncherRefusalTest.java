@@ -59,6 +59,18 @@ class LauncherRefusalTest {
                 Arguments.of("duplicate_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
                         .relayTcpPort(8080).relayTcpPort(8080).build()),
                 Arguments.of("malformed_record", trueplan().add(new PlanRecord.Raw(0x15, new byte[3])).build()),
+                Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET))
+                        .relayProxy(3128, new byte[32], "/run/aasm/relay.sock").build()),
+                Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayTcpPort(3128).relayProxy(3128, new byte[32], "/run/aasm/relay.sock").build()),
+                Arguments.of("malformed_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayProxy(3128, new byte[8], "/run/aasm/relay.sock").build()),
+                Arguments.of("relative_path", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayProxy(3128, new byte[32], "relay.sock").build()),
+                Arguments.of("malformed_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayProxy(3128, new byte[32], "/" + "s".repeat(120)).build()),
+                Arguments.of("duplicate_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayProxy(3128, new byte[32], "/r.sock").relayProxy(3129, new byte[32], "/r.sock").build()),
                 Arguments.of("bad_rlimit", trueplan().rlimit(99, 1, 1).build()),
                 Arguments.of("bad_rlimit", trueplan().rlimit(PlanRecord.Rlimit.NOFILE, 10, 5).build()),
                 Arguments.of("fd_missing", trueplan().keepFds(57).build()),

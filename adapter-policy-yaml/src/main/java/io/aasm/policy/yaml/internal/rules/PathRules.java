@@ -26,6 +26,14 @@ public final class PathRules {
         if (raw.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             return Checked.bad("path contains a control character", "remove control characters such as newlines");
         }
+        int hidden = hiddenCharacterAt(raw);
+        if (hidden >= 0) {
+            // A bidi override or zero-width mark makes the path display as another path: in a review of the
+            // policy, and in every message that repeats it. Name the code point, never echo the character.
+            return Checked.bad(String.format("path contains the invisible or direction-changing character U+%04X "
+                    + "at character %d", raw.codePointAt(hidden), raw.codePointCount(0, hidden) + 1),
+                    "remove it; a grant path must display as what it is");
+        }
         String prefix = "";
         if (raw.equals(WORKDIR) || raw.startsWith(WORKDIR + "/")) {
             prefix = WORKDIR; // the launch's working directory: the kernel puts the real path in its place
@@ -53,6 +61,20 @@ public final class PathRules {
             return Checked.bad("path is longer than " + PATH_MAX + " characters", "shorten the path");
         }
         return Checked.ok(path);
+    }
+
+    /** The index of the first C1 control, format (bidi, zero-width, tag) or line/paragraph separator character, else -1. */
+    private static int hiddenCharacterAt(String raw) {
+        for (int i = 0; i < raw.length(); ) {
+            int cp = raw.codePointAt(i);
+            int type = Character.getType(cp);
+            if (Character.isISOControl(cp) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) {
+                return i;
+            }
+            i += Character.charCount(cp);
+        }
+        return -1;
     }
 
     private static String relativeHint(String raw) {

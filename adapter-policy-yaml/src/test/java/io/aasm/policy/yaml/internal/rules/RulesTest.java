@@ -25,6 +25,16 @@ class RulesTest {
         assertEquals(expected, ok(PathRules.normalise(raw)));
     }
 
+    /** A bidi override, zero-width mark or C1 control is refused by code point and never echoed; plain non-ASCII passes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/usr/\u202Elib", "/home/\u200Bbob", "/a/\u0085b", "/a\u2028b", "/x/\uDB40\uDC41"})
+    void invisibleCharactersAreRefusedByCodePoint(String raw) {
+        Checked.Bad<String> bad = assertInstanceOf(Checked.Bad.class, PathRules.normalise(raw));
+        assertTrue(bad.message().contains("U+"), bad.message());
+        assertTrue(bad.message().chars().allMatch(c -> c >= 0x20 && c < 0x7f), bad.message());
+        assertEquals("/usr/lib/caf\u00e9", ok(PathRules.normalise("/usr/lib/caf\u00e9")));
+    }
+
     @Test
     void collapseIsComponentAware() {
         assertEquals(List.of("/workspace", "/workspace-other"),

@@ -29,6 +29,26 @@ public final class CapabilityCatalog {
             + " #252); aasm's guard (a sub-reaper parent of sandlock) kills every remaining process of the tree before"
             + " the launch ends";
 
+    static final String WATCH = "inotify_add_watch fails with EPERM in every launch stating reads (aasm's program"
+            + " filter): Landlock does not check watches, so watching is refused, inside the read grants too, rather"
+            + " than left to report names and events of folders outside them; fanotify_init fails in every launch";
+    static final String METADATA = "Landlock has no right for metadata: in every launch stating writes, aasm's"
+            + " guard runs sandlock in a mount namespace of its own where every mount is read-only but the write"
+            + " grants, so a metadata change (mode, owner, times, extended attributes) outside them fails with EROFS;"
+            + " an unprivileged caller needs the user namespace of the capability drop for it";
+    static final String BASELINE = "aasm's program filter, in every launch: calls numbered "
+            + io.aasm.backend.sandlock.internal.harden.ProgramFilter.FIRST_UNREVIEWED + " and above (added after"
+            + " Linux 6.7, and the x32 ABI) and clone3 fail with ENOSYS; clone with a namespace flag, ioctl"
+            + " TIOCSTI/TIOCLINUX and fanotify_init fail with EPERM; another architecture's calls kill the process";
+    static final String AUTHORITY = "every capability set (bounding and ambient included) is emptied, the"
+            + " securebits locked and no_new_privs set for sandlock and the whole tree by aasm's guard, as root too;"
+            + " a caller without CAP_SETPCAP gets a user namespace of its own uid for it; where the least_authority"
+            + " probe saw that fail, the drop is left out, no launch is least-authority and this domain cannot"
+            + " prevent";
+    static final String SESSION = "the program runs in a session of its own (aasm's guard starts sandlock with"
+            + " setsid), with a pseudo-terminal of the launch's own relayed when the caller's stdin is a terminal: it"
+            + " never shares the caller's session, controlling terminal or job control";
+
     private CapabilityCatalog() {
     }
 
@@ -37,13 +57,20 @@ public final class CapabilityCatalog {
         r.put(CapabilityDomain.FILESYSTEM_READ, enforced(CapabilityDomain.FILESYSTEM_READ, probes, ProbeResults.FS_READ,
                 "sandlock 0.8.6 --fs-read (Landlock)", List.of(
                         "a write grant also grants read beneath it (sandlock's --fs-write implies read)",
+                        WATCH,
+                        "grants are handed to sandlock as the real paths they resolve to; a grant through a symlink is"
+                                + " named in the plan and the report with what it resolves to",
                         "sandlock refuses to start when a granted path does not exist; aasm checks every path first",
                         "descriptors open before the boundary (stdin, stdout, stderr) are not re-checked",
                         AFTER_EXIT)));
         r.put(CapabilityDomain.FILESYSTEM_WRITE, enforced(CapabilityDomain.FILESYSTEM_WRITE, probes,
-                ProbeResults.FS_WRITE, "sandlock 0.8.6 --fs-write (Landlock)", List.of(
-                        "/dev/null is not writable unless granted; `2>/dev/null` and shell background jobs fail with"
-                                + " EACCES",
+                List.of(ProbeResults.FS_WRITE, ProbeResults.METADATA), "sandlock 0.8.6 --fs-write (Landlock) + aasm's"
+                        + " read-only view (metadata)", List.of(
+                        METADATA,
+                        "a write grant that covers or lies inside aasm's own install, cache, runtime files or JDK is"
+                                + " refused (Landlock cannot keep a path beneath a grant read-only); so is a write grant"
+                                + " through a symlink root does not own",
+                        "/dev/null is always writable (a sink that reads as empty)",
                         "descriptors open before the boundary (stdin, stdout, stderr) are not re-checked",
                         AFTER_EXIT)));
         r.put(CapabilityDomain.NETWORK_EGRESS, enforced(CapabilityDomain.NETWORK_EGRESS, probes, ProbeResults.EGRESS,
@@ -57,9 +84,13 @@ public final class CapabilityCatalog {
         r.put(CapabilityDomain.NAME_RESOLUTION, CapabilityReport.unsupported(CapabilityDomain.NAME_RESOLUTION,
                 "sandlock 0.8.6 has no flag that installs a given host table: it pins only the host names of"
                         + " --net-allow rules and does not mediate DNS queries to a resolver the egress rules allow"));
-        r.put(CapabilityDomain.SYSCALL, enforced(CapabilityDomain.SYSCALL, probes, ProbeResults.SYSCALL,
-                "sandlock 0.8.6 --extra-deny-syscall (seccomp-bpf, EPERM)", List.of(
+        r.put(CapabilityDomain.SYSCALL, enforced(CapabilityDomain.SYSCALL, probes,
+                List.of(ProbeResults.SYSCALL, ProbeResults.AUTHORITY), "sandlock 0.8.6 --extra-deny-syscall"
+                        + " (seccomp-bpf, EPERM) + aasm's program filter + every capability dropped by aasm's guard",
+                List.of(
                         "deny lists only: an allow list cannot be expressed",
+                        BASELINE,
+                        AUTHORITY,
                         "sandlock's default blocklist (mount, unshare, setns, ptrace, bpf, io_uring, keyctl, ...)"
                                 + " applies to every launch in addition",
                         "a name sandlock does not know makes it refuse to start, before the program runs")));
@@ -75,7 +106,8 @@ public final class CapabilityCatalog {
                                 + " as a whole (no per-object scoping)",
                         "pathname unix sockets are governed by sandlock's supervisor through the filesystem grants,"
                                 + " not by this domain",
-                        "inherited pipes and descriptors are not scoped")));
+                        "inherited pipes and descriptors are not scoped",
+                        SESSION)));
         r.put(CapabilityDomain.CREDENTIAL, enforced(CapabilityDomain.CREDENTIAL, probes, ProbeResults.CREDENTIAL,
                 "sandlock started with only the delegated environment names", List.of(
                         "/proc/<pid>/environ of the program and of sandlock is readable by same-user host processes",
@@ -87,10 +119,15 @@ public final class CapabilityCatalog {
 
     static CapabilityReport enforced(CapabilityDomain d, ProbeResults probes, String probe, String mechanism,
                                      List<String> limitations) {
+        return enforced(d, probes, List.of(probe), mechanism, limitations);
+    }
+
+    static CapabilityReport enforced(CapabilityDomain d, ProbeResults probes, List<String> probeNames, String mechanism,
+                                     List<String> limitations) {
         return new CapabilityReport(d, Mediation.ENFORCE, DecisionTiming.PRE, io.aasm.ports.capability.Synchrony.SYNC,
                 FailurePosture.FAIL_CLOSED, DescendantCoverage.PROCESS_TREE, new SupportLevel.Partial(limitations),
-                List.of(new Prerequisite("controlled pair " + probe + " through sandlock", probes.status(probe))),
-                mechanism);
+                probeNames.stream().map(p -> new Prerequisite("controlled pair " + p + " through sandlock",
+                        probes.status(p))).toList(), mechanism);
     }
 
     /** The resource report, with prerequisites for the ceilings actually stated. */

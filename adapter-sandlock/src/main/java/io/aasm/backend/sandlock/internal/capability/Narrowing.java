@@ -2,6 +2,7 @@ package io.aasm.backend.sandlock.internal.capability;
 
 import io.aasm.backend.sandlock.internal.lower.AbsentLowering;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
+import io.aasm.backend.sandlock.internal.lower.OwnPaths;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.ports.backend.ExecutionSpec;
@@ -23,15 +24,16 @@ public final class Narrowing {
     private Narrowing() {
     }
 
+    /** {@code own}: aasm's paths and this backend's state, which no write grant may cover or lie inside. */
     public static BackendCapabilities narrow(BackendCapabilities base, ExecutionSpec spec, RequirementLowerer lowerer,
-                                             ProbeResults probes, CapabilityCatalog.Teardown teardown) {
+                                             ProbeResults probes, CapabilityCatalog.Teardown teardown, OwnPaths own) {
         if (!base.available()) {
             return base;
         }
         Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(CapabilityDomain.class);
         reports.putAll(base.reports());
         for (ControlRequirement r : spec.requirements()) {
-            DomainLowering l = lowerer.lower(r);
+            DomainLowering l = lowerer.lower(r, own);
             if (l instanceof DomainLowering.Inexpressible x) {
                 reports.put(r.domain(), CapabilityReport.unsupported(r.domain(), x.reason()));
             } else if (r.domain() == CapabilityDomain.RESOURCE && r.scope() instanceof Scope.Limits lim
@@ -40,7 +42,7 @@ public final class Narrowing {
                         lim.maxOpenFiles().isPresent(), lim.maxWallClockSeconds().isPresent()));
             }
         }
-        for (AbsentLowering.Absent a : AbsentLowering.lower(spec.requirements())) {
+        for (AbsentLowering.Absent a : AbsentLowering.lower(spec.requirements(), own)) {
             CapabilityReport was = reports.get(a.domain());
             String mechanism = "not stated; sandlock was told: " + String.join("; ", a.steps());
             SupportLevel support = a.residual().isEmpty() ? new SupportLevel.Full()

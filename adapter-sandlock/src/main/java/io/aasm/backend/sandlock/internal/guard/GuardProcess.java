@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal.guard;
 
+import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -29,12 +30,17 @@ import java.util.concurrent.ExecutionException;
  * guard kills the whole tree. Status lines are read on a daemon thread.
  */
 public final class GuardProcess implements AutoCloseable {
-    /** What to start: sandlock's argv (absolute executable first) and the guard's surroundings. */
-    public record Start(Path guard, Optional<Path> cgroup, Optional<Path> stateDir, List<String> sandlockArgv,
-                        Map<String, String> environment,
+    /**
+     * What to start: sandlock's argv (absolute executable first) and the guard's surroundings;
+     * {@code authority}, when present, is how the guard empties every capability set before sandlock runs;
+     * {@code options} are further guard options (a read-only view: {@code view:read-only}, {@code rw:<path>}).
+     */
+    public record Start(Path guard, Optional<Path> cgroup, Optional<Path> stateDir, Optional<AuthorityDrop> authority,
+                        List<String> options, List<String> sandlockArgv, Map<String, String> environment,
                         Path workingDirectory, ProcessBuilder.Redirect stdin, ProcessBuilder.Redirect stdout,
                         ProcessBuilder.Redirect stderr) {
         public Start {
+            options = List.copyOf(options);
             sandlockArgv = List.copyOf(sandlockArgv);
             environment = Map.copyOf(environment);
         }
@@ -62,6 +68,8 @@ public final class GuardProcess implements AutoCloseable {
             List<String> cmd = new ArrayList<>(List.of(s.guard().toString(), "unix:" + socket));
             s.cgroup().ifPresent(c -> cmd.add("cgroup:" + c));
             s.stateDir().ifPresent(d -> cmd.add("state:" + d));
+            s.authority().ifPresent(a -> cmd.add(a.option()));
+            cmd.addAll(s.options());
             cmd.add("--");
             cmd.addAll(s.sandlockArgv());
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(s.workingDirectory().toFile())
@@ -135,7 +143,10 @@ public final class GuardProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** {@code term} (SIGTERM to the tree but sandlock) or {@code kill} (the whole tree); false once ended. */
+    /**
+     * {@code term} (SIGTERM to the tree but sandlock), {@code kill} (the whole tree) or {@code winch} (the
+     * caller's window size to the launch's terminal); false once ended.
+     */
     public synchronized boolean send(String command) {
         if (channel == null || !channel.isOpen() || ended.isDone()) {
             return false;

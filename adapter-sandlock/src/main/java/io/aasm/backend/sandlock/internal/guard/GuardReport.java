@@ -11,10 +11,12 @@ import java.util.OptionalLong;
 /**
  * Everything the guard said about one run (GUARD.md, "Status lines"), parsed. Unknown lines are kept
  * in the transcript only. {@code guardExit} is the guard's own exit status, -1 while it runs.
+ * {@code sandlockAuthority} is what sandlock's own /proc status showed right after its execve
+ * ({@code CapInh=...;...;NoNewPrivs=1;Seccomp=0}).
  */
 public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong sandlockPid, Optional<String> refused,
                           List<String> statusLines, OptionalInt swept, Optional<End> end, int guardExit,
-                          List<String> transcript) {
+                          Optional<String> sandlockAuthority, List<String> transcript) {
     public GuardReport {
         statusLines = List.copyOf(statusLines);
         transcript = List.copyOf(transcript);
@@ -38,6 +40,7 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
         private Integer swept;
         private End end;
         private int guardExit = -1;
+        private String authority;
         private final List<String> transcript = new ArrayList<>();
 
         synchronized void line(String line) {
@@ -52,6 +55,7 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
                     case "refused" -> refused = rest;
                     case "status" -> status.add(rest);
                     case "swept" -> swept = Integer.parseInt(rest.strip());
+                    case "authority" -> authority = rest;
                     case "exit" -> end = rest.startsWith("signal:")
                             ? new End.Signal(Integer.parseInt(rest.substring(7).strip()))
                             : new End.Code(Integer.parseInt(rest.substring(rest.indexOf(':') + 1).strip()));
@@ -72,7 +76,7 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
             return new GuardReport(Optional.ofNullable(inventory),
                     sandlockPid == null ? OptionalLong.empty() : OptionalLong.of(sandlockPid),
                     Optional.ofNullable(refused), status, swept == null ? OptionalInt.empty() : OptionalInt.of(swept),
-                    Optional.ofNullable(end), guardExit, transcript);
+                    Optional.ofNullable(end), guardExit, Optional.ofNullable(authority), transcript);
         }
     }
 

@@ -45,22 +45,27 @@ public final class AbsentLowering {
     }
 
     public static List<Absent> lower(List<ControlRequirement> stated) {
+        return lower(stated, OwnPaths.none());
+    }
+
+    /** {@code own}: aasm's own paths, which writes opened for an unstated domain leave read-only. */
+    public static List<Absent> lower(List<ControlRequirement> stated, OwnPaths own) {
         Map<CapabilityDomain, Scope> by = new EnumMap<>(CapabilityDomain.class);
         stated.forEach(r -> by.putIfAbsent(r.domain(), r.scope()));
         List<Absent> out = new ArrayList<>();
         for (CapabilityDomain d : CapabilityDomain.values()) {
             if (!by.containsKey(d)) {
-                out.add(lower(d, Optional.ofNullable(by.get(CapabilityDomain.FILESYSTEM_READ))));
+                out.add(lower(d, Optional.ofNullable(by.get(CapabilityDomain.FILESYSTEM_READ)), own));
             }
         }
         return out;
     }
 
-    static Absent lower(CapabilityDomain d, Optional<Scope> read) {
+    static Absent lower(CapabilityDomain d, Optional<Scope> read, OwnPaths own) {
         return switch (d) {
             case FILESYSTEM_READ -> new Absent(d, List.of("--fs-read=/"), List.of("--fs-read=/ (Landlock read+execute"
                     + " beneath /: reads left open)"), List.of(PROC_SYS));
-            case FILESYSTEM_WRITE -> write(read);
+            case FILESYSTEM_WRITE -> write(read, own);
             case NETWORK_EGRESS -> new Absent(d, List.of("--net-allow=*", "--net-allow=icmp://*"), List.of(
                     "--net-allow=* and --net-allow=icmp://* (TCP and UDP to any host and port, ICMP to any host)"), List.of("raw and packet sockets stay denied by sandlock's seccomp filter"
                             + " (EPERM / EAFNOSUPPORT), even for root"));
@@ -83,22 +88,40 @@ public final class AbsentLowering {
     /**
      * Sandlock's write grant implies read. With reads unstated, {@code --fs-write=/} opens everything;
      * with reads stated, writes can be opened only beneath the read grants (plus /dev/null, which reads
-     * as empty), because any other write grant would widen the stated reads.
+     * as empty), because any other write grant would widen the stated reads. Either way aasm's own paths
+     * stay read-only: writes are opened beside them, never on an ancestor.
      */
-    private static Absent write(Optional<Scope> read) {
+    private static Absent write(Optional<Scope> read, OwnPaths own) {
+        List<String> roots = new ArrayList<>();
         if (read.isEmpty()) {
-            return new Absent(CapabilityDomain.FILESYSTEM_WRITE, List.of("--fs-write=/"), List.of("--fs-write=/ (Landlock"
-                    + " write beneath /: writes left open)"), List.of());
+            roots.add("/");
+        } else if (read.get() instanceof Scope.Paths p) {
+            for (String path : p.paths()) {
+                try {
+                    roots.add(Grant.resolve(path).real());
+                } catch (java.io.IOException e) {
+                    roots.add(path); // cannot be resolved: refused before launch like any missing grant
+                }
+            }
         }
         LinkedHashSet<String> paths = new LinkedHashSet<>();
-        if (read.get() instanceof Scope.Paths p) {
-            paths.addAll(p.paths());
+        roots.forEach(r -> paths.addAll(own.writableBeneath(r)));
+        List<String> residual = new ArrayList<>();
+        if (read.isPresent()) {
+            paths.add("/dev/null");
+            residual.add("not stated, yet sandlock 0.8.6 denies writes outside the read grants: its write grant"
+                    + " implies read, so opening writes anywhere else would widen the stated filesystem.read");
         }
-        paths.add("/dev/null");
+        if (!own.isEmpty()) {
+            residual.add("aasm's own install, cache, runtime files and JDK stay read-only: writes are opened on each"
+                    + " path beside them (" + paths.size() + " grants), so entries created later beside them are"
+                    + " not writable");
+        }
         List<String> flags = paths.stream().map(p -> "--fs-write=" + p).toList();
-        return new Absent(CapabilityDomain.FILESYSTEM_WRITE, flags, List.of(String.join(" ", flags) + " (writes opened"
-                + " beneath every read grant and /dev/null)"), List.of("not stated, yet sandlock 0.8.6"
-                + " denies writes outside the read grants: its write grant implies read, so opening writes anywhere"
-                + " else would widen the stated filesystem.read"));
+        String listed = flags.size() <= 8 ? String.join(" ", flags) : flags.size() + " --fs-write grants";
+        String what = read.isEmpty() && own.isEmpty() ? "--fs-write=/ (Landlock write beneath /: writes left open)"
+                : listed + " (" + (read.isEmpty() ? "writes opened beneath /" : "writes opened beneath every read"
+                + " grant and /dev/null") + (own.isEmpty() ? "" : ", beside aasm's own paths") + ")";
+        return new Absent(CapabilityDomain.FILESYSTEM_WRITE, flags, List.of(what), residual);
     }
 }

@@ -15,10 +15,15 @@ public final class RequirementLowerer {
     private static final String SYSCALL_NAME = "[a-z][a-z0-9_]{0,63}";
 
     public DomainLowering lower(ControlRequirement r) {
+        return lower(r, OwnPaths.none());
+    }
+
+    /** {@code own}: aasm's own paths, which no write grant may cover or lie inside. */
+    public DomainLowering lower(ControlRequirement r, OwnPaths own) {
         Scope s = r.scope();
         return switch (r.domain()) {
-            case FILESYSTEM_READ -> paths(s, "--fs-read", "read+execute beneath");
-            case FILESYSTEM_WRITE -> paths(s, "--fs-write", "read+write+create+remove beneath");
+            case FILESYSTEM_READ -> paths(s, "--fs-read", "read+execute beneath", OwnPaths.none());
+            case FILESYSTEM_WRITE -> paths(s, "--fs-write", "read+write+create+remove beneath", own);
             case NETWORK_EGRESS -> EgressLowering.lower(s);
             case NAME_RESOLUTION -> new DomainLowering.Inexpressible("sandlock 0.8.6 has no flag that installs a given"
                     + " host table: it pins only the host names that appear in --net-allow rules (resolved once at"
@@ -32,26 +37,50 @@ public final class RequirementLowerer {
         };
     }
 
-    private static DomainLowering paths(Scope s, String flag, String meaning) {
-        if (s instanceof Scope.WholeDomain) {
-            return new DomainLowering.Flags(List.of(), List.of("no " + flag + " grant: sandlock's filesystem default"
-                    + " is deny-all"));
-        }
-        if (!(s instanceof Scope.Paths p)) {
-            return mismatch(s);
-        }
+    /**
+     * Each grant is handed to sandlock as the real path it resolves to now (sandlock would follow a symlink
+     * itself, confining to a target the report never named). A write grant through a symlink root does not
+     * own is refused: a program of that user could have planted it. Write statements always add /dev/null
+     * (a sink that reads as empty), as aasm-native's standard devices do, so `2>/dev/null` works.
+     */
+    private static DomainLowering paths(Scope s, String flag, String meaning, OwnPaths own) {
+        boolean write = flag.equals("--fs-write");
         List<String> flags = new ArrayList<>();
         List<String> steps = new ArrayList<>();
-        for (String path : p.paths()) {
-            if (path.indexOf('\0') >= 0 || path.indexOf('\n') >= 0) {
-                return new DomainLowering.Inexpressible("path grant contains a NUL or newline character");
+        if (s instanceof Scope.WholeDomain) {
+            steps.add("no " + flag + " grant: sandlock's filesystem default is deny-all");
+        } else if (s instanceof Scope.Paths p) {
+            for (String path : p.paths()) {
+                if (path.indexOf('\0') >= 0 || path.indexOf('\n') >= 0) {
+                    return new DomainLowering.Inexpressible("path grant contains a NUL or newline character");
+                }
+                Grant g;
+                try {
+                    g = Grant.resolve(path);
+                } catch (java.io.IOException e) {
+                    return new DomainLowering.Inexpressible("grant " + path + " cannot be resolved: " + e.getMessage());
+                }
+                if (write && g.plantable().isPresent()) {
+                    Grant.Link l = g.plantable().get();
+                    return new DomainLowering.Inexpressible("write grant " + path + " resolves through the symlink "
+                            + l.path() + " (owned by uid " + l.ownerUid() + ", not root), which a program could have"
+                            + " planted; grant the real path " + g.real() + " instead");
+                }
+                java.util.Optional<String> overlap = write ? own.overlap(g) : java.util.Optional.empty();
+                if (overlap.isPresent()) {
+                    return new DomainLowering.Inexpressible(overlap.get());
+                }
+                flags.add(flag + "=" + g.real());
+                steps.add(flag + "=" + g.real() + " (Landlock " + meaning + " " + g.real() + ")" + (g.redirected()
+                        ? "; granted as " + path + ", which resolves through a symlink to " + g.real() : ""));
             }
-            flags.add(flag + "=" + path);
-            steps.add(flag + "=" + path + " (Landlock " + meaning + " " + path + ")");
+        } else {
+            return mismatch(s);
         }
-        if (flag.equals("--fs-write") && !p.paths().contains("/dev/null")) {
-            steps.add("note: /dev/null is not writable unless granted (sandlock grants no device implicitly);"
-                    + " `2>/dev/null` and shell background jobs fail with EACCES");
+        if (write && !flags.contains("--fs-write=/dev/null")) {
+            flags.add("--fs-write=/dev/null");
+            steps.add("--fs-write=/dev/null (implicit: a sink that reads as empty, so `2>/dev/null` and shell"
+                    + " background jobs work)");
         }
         return new DomainLowering.Flags(flags, steps);
     }

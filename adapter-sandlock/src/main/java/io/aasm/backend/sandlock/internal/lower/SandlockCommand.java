@@ -1,6 +1,7 @@
 package io.aasm.backend.sandlock.internal.lower;
 
 import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.capability.CapabilityDomain;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,6 +26,18 @@ public final class SandlockCommand {
         }
     }
 
+    /**
+     * The program's side of the launch: sandlock runs {@code guard exec <filter> -- program args} instead of
+     * the program, and the guard installs aasm's seccomp filter before it executes the program in place.
+     */
+    public record Shim(Path guard, String filterHex) {
+        public Shim {
+            if (!guard.isAbsolute() || !filterHex.matches("([0-9a-f]{16})+")) {
+                throw new IllegalArgumentException("a shim is an absolute guard path and a hex BPF program");
+            }
+        }
+    }
+
     private SandlockCommand() {
     }
 
@@ -38,9 +51,24 @@ public final class SandlockCommand {
     /** @param sandboxName the launch's own sandbox name (see SandlockState), when it has one */
     public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered,
                               java.util.Optional<String> sandboxName) {
+        return build(sandlock, spec, lowered, sandboxName, java.util.Optional.empty());
+    }
+
+    /** @param shim when present, the program runs under aasm's filter (the guard file is granted read) */
+    public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered,
+                              java.util.Optional<String> sandboxName, java.util.Optional<Shim> shim) {
+        return build(sandlock, spec, lowered, sandboxName, shim, OwnPaths.of(spec.protectedPaths()));
+    }
+
+    /** @param own aasm's paths (and the backend's own state), which writes opened for unstated domains avoid */
+    public static Built build(Path sandlock, ExecutionSpec spec, List<DomainLowering.Flags> lowered,
+                              java.util.Optional<String> sandboxName, java.util.Optional<Shim> shim, OwnPaths own) {
         List<String> all = new ArrayList<>();
         lowered.forEach(f -> all.addAll(f.flags()));
-        AbsentLowering.lower(spec.requirements()).forEach(a -> all.addAll(a.flags()));
+        AbsentLowering.lower(spec.requirements(), own).forEach(a -> all.addAll(a.flags()));
+        boolean readsStated = spec.requirements().stream().anyMatch(r -> r.domain() == CapabilityDomain.FILESYSTEM_READ);
+        // Stated reads may not cover aasm's cache: the shim itself must be executable in the sandbox.
+        shim.filter(x -> readsStated).ifPresent(x -> all.add("--fs-read=" + x.guard()));
         LinkedHashSet<String> options = new LinkedHashSet<>();
         OptionalLong maxProcesses = OptionalLong.empty();
         for (String flag : all) {
@@ -71,6 +99,7 @@ public final class SandlockCommand {
         argv.add("run");
         argv.addAll(opts);
         argv.add("--");
+        shim.ifPresent(x -> argv.addAll(List.of(x.guard().toString(), "exec", x.filterHex(), "--")));
         argv.add(spec.program());
         argv.addAll(spec.args());
         return new Built(argv, opts);

@@ -18,6 +18,8 @@ public record ProbeResults(Map<String, PrerequisiteStatus> outcomes, Instant mea
     public static final String MEMORY = "memory_ceiling";
     public static final String IPC = "ipc_scoping";
     public static final String DESCRIPTORS = "descriptor_seal";
+    public static final String AUTHORITY = "least_authority";
+    public static final String METADATA = "metadata_seal";
 
     public ProbeResults {
         outcomes = java.util.Collections.unmodifiableMap(new TreeMap<>(outcomes));

@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal.probe;
 
+import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
 import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
 import io.aasm.ports.capability.PrerequisiteStatus;
@@ -26,7 +27,8 @@ public final class ProbeRunner {
 
     public static final List<String> ALL = List.of(ProbeResults.FS_READ, ProbeResults.FS_WRITE, ProbeResults.PROCESS,
             ProbeResults.SYSCALL, ProbeResults.OPEN_FILES, ProbeResults.MEMORY, ProbeResults.EGRESS,
-            ProbeResults.CREDENTIAL, ProbeResults.IPC, ProbeResults.DESCRIPTORS);
+            ProbeResults.CREDENTIAL, ProbeResults.IPC, ProbeResults.DESCRIPTORS, ProbeResults.AUTHORITY,
+            ProbeResults.METADATA);
 
     private final Path sandlock;
     private final Runs runs;
@@ -62,6 +64,8 @@ public final class ProbeRunner {
                 out.put(ProbeResults.IPC, actor.isPresent() ? new IpcProbe(this, actor.get(), work).run()
                         : new PrerequisiteStatus.Unchecked("no probe actor (guard) on this platform"));
                 out.put(ProbeResults.DESCRIPTORS, DescriptorProbe.run(this, work));
+                out.put(ProbeResults.AUTHORITY, HardeningProbe.authority(this, work));
+                out.put(ProbeResults.METADATA, HardeningProbe.metadata(this, work));
             } finally {
                 deleteTree(work);
             }
@@ -74,10 +78,33 @@ public final class ProbeRunner {
         return new ProbeResults(out, Instant.now());
     }
 
-    /** Output of one confined run of {@code /bin/sh -c script}. */
+    /** Output of one confined run of {@code /bin/sh -c script}, as a launch runs (capabilities dropped). */
     String run(List<String> extra, String script, Map<String, String> env, Path work) throws IOException {
+        return run(extra, script, env, work, true, Optional.empty());
+    }
+
+    /**
+     * As above; {@code dropAuthority} false runs sandlock with the JVM's capabilities (a control), and
+     * {@code filter}, when present, runs the program under aasm's filter through the guard's shim.
+     */
+    String run(List<String> extra, String script, Map<String, String> env, Path work, boolean dropAuthority,
+               Optional<ProgramFilter.Concerns> filter) throws IOException {
+        return run(extra, script, env, work, dropAuthority, filter, List.of());
+    }
+
+    /** As above, with further options for the guard (a read-only view's). */
+    String run(List<String> extra, String script, Map<String, String> env, Path work, boolean dropAuthority,
+               Optional<ProgramFilter.Concerns> filter, List<String> guardOptions) throws IOException {
+        List<String> shim = new ArrayList<>();
         List<String> argv = new ArrayList<>(List.of(sandlock.toString(), "run"));
         SYSTEM.stream().filter(p -> Files.isDirectory(Path.of(p))).forEach(p -> argv.add("--fs-read=" + p));
+        if (filter.isPresent()) {
+            Path guard = actor.orElseThrow(() -> new IOException("no guard to run the program's filter"));
+            byte[] program = ProgramFilter.build(ProgramFilter.hostArch(), filter.get())
+                    .orElseThrow(() -> new IOException("no seccomp numbers for " + ProgramFilter.hostArch()));
+            argv.add("--fs-read=" + guard);
+            shim.addAll(List.of(guard.toString(), "exec", ProgramFilter.hex(program), "--"));
+        }
         argv.addAll(extra);
         argv.add("--on-error=abort");
         argv.add("--status-fd=3");
@@ -88,19 +115,26 @@ public final class ProbeRunner {
         Optional<String> name = runs.newSandboxName();
         name.ifPresent(n -> argv.add("--name=" + n));
         argv.add("--");
+        argv.addAll(shim);
         argv.addAll(script.startsWith("/") ? List.of(script) : List.of("/bin/sh", "-c", script));
-        return runAndRead(argv, name, env, work);
+        return runAndRead(argv, name, env, work, dropAuthority, guardOptions);
+    }
+
+    /** Sandlock's per-user state folder, which a read-only view keeps writable. */
+    Path stateRoot() {
+        return runs.stateRoot();
     }
 
     /** Output of {@code /bin/sh -c script} run by the guard alone, without sandlock: a control's baseline. */
     String runWithoutSandlock(String script, Path work) throws IOException {
-        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work);
+        return runAndRead(List.of("/bin/sh", "-c", script), Optional.empty(), Map.of(), work, true, List.of());
     }
 
-    private String runAndRead(List<String> argv, Optional<String> name, Map<String, String> env, Path work)
-            throws IOException {
+    private String runAndRead(List<String> argv, Optional<String> name, Map<String, String> env, Path work,
+                              boolean dropAuthority, List<String> guardOptions) throws IOException {
         Path out = work.resolve("out-" + UUID.randomUUID());
-        SandlockRun r = runs.start(argv, name, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000));
+        SandlockRun r = runs.start(argv, name, env, Path.of("/"), Runs.Stdio.toFile(out), OptionalLong.of(15_000),
+                dropAuthority, guardOptions);
         try {
             r.waitFor();
         } catch (InterruptedException e) {

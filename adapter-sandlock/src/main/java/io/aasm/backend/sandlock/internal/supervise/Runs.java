@@ -2,6 +2,7 @@ package io.aasm.backend.sandlock.internal.supervise;
 
 import io.aasm.backend.sandlock.internal.guard.GuardBinary;
 import io.aasm.backend.sandlock.internal.guard.GuardProcess;
+import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,25 +39,33 @@ public final class Runs {
     private final Places places;
     private final ScheduledExecutorService timers;
     private final long graceMillis;
+    private final AuthorityDrop authority;
 
     public Runs(Optional<GuardBinary> guard, String guardMissing, Places places, ScheduledExecutorService timers,
-                long graceMillis) {
+                long graceMillis, AuthorityDrop authority) {
         this.guard = guard;
         this.guardMissing = guardMissing;
         this.places = places;
         this.timers = timers;
         this.graceMillis = graceMillis;
+        this.authority = authority;
     }
 
     /** Runs under the guard this bundle carries (none, with the reason, on a platform it was not built for). */
     public static Runs embedded(Path guardCacheDir, Places places, ScheduledExecutorService timers,
-                                long graceMillis) {
+                                long graceMillis, AuthorityDrop authority) {
         try {
-            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir)), "", places, timers, graceMillis);
+            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir)), "", places, timers, graceMillis,
+                    authority);
         } catch (IOException e) {
             return new Runs(Optional.empty(), "the sandlock backend's guard is missing from this bundle: "
-                    + e.getMessage(), places, timers, graceMillis);
+                    + e.getMessage(), places, timers, graceMillis, authority);
         }
+    }
+
+    /** How the guard empties the tree's capability sets for every run (but a probe's control). */
+    public AuthorityDrop authority() {
+        return authority;
     }
 
     /** Removes what launches of killed predecessors left behind (their guard killed with them). */
@@ -89,6 +98,11 @@ public final class Runs {
         return guard.isPresent() ? Optional.empty() : Optional.of(guardMissing);
     }
 
+    /** Sandlock's per-user state folder (created if missing), which a read-only view keeps writable. */
+    public Path stateRoot() {
+        return places.state().ensureRoot();
+    }
+
     public Cgroups cgroups() {
         return places.cgroups();
     }
@@ -100,6 +114,19 @@ public final class Runs {
      */
     public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
                              Stdio stdio, OptionalLong deadlineMillis) throws IOException {
+        return start(argv, sandboxName, env, cwd, stdio, deadlineMillis, true);
+    }
+
+    /** As above; {@code dropAuthority} false only for a probe's control, which shows what the drop removes. */
+    public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
+                             Stdio stdio, OptionalLong deadlineMillis, boolean dropAuthority) throws IOException {
+        return start(argv, sandboxName, env, cwd, stdio, deadlineMillis, dropAuthority, List.of());
+    }
+
+    /** As above; {@code guardOptions}: further options for the guard, such as a read-only view's. */
+    public SandlockRun start(List<String> argv, Optional<String> sandboxName, Map<String, String> env, Path cwd,
+                             Stdio stdio, OptionalLong deadlineMillis, boolean dropAuthority, List<String> guardOptions)
+            throws IOException {
         if (guard.isEmpty()) {
             throw new IOException(guardMissing);
         }
@@ -109,7 +136,8 @@ public final class Runs {
                 .or(() -> places.ids().next());
         Optional<Path> group = id.flatMap(places.cgroups()::create);
         Optional<Path> state = sandboxName.map(places.state()::dirOf);
-        return SandlockRun.start(new GuardProcess.Start(binary, group, state, argv, env, cwd, stdio.in(), stdio.out(),
-                stdio.err()), deadlineMillis, timers, graceMillis);
+        return SandlockRun.start(new GuardProcess.Start(binary, group, state,
+                dropAuthority ? Optional.of(authority) : Optional.empty(), guardOptions, argv, env, cwd, stdio.in(),
+                stdio.out(), stdio.err()), deadlineMillis, timers, graceMillis);
     }
 }

@@ -131,6 +131,11 @@ public final class SandlockRun {
         return sent;
     }
 
+    /** The caller's terminal changed size: the guard resizes the launch's own terminal (if it made one). */
+    public boolean winch() {
+        return !ended.isDone() && guard.send("winch");
+    }
+
     /** Cuts the lifeline (the guard kills whatever is left); for deactivation. */
     public void abandon() {
         guard.close();

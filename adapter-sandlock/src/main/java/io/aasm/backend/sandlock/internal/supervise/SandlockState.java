@@ -31,6 +31,22 @@ public final class SandlockState {
         return ids.next().map(id -> PREFIX + id);
     }
 
+    /**
+     * Sandlock's per-user state folder, created (0700) when it does not exist yet: a launch's read-only view
+     * binds it writable, so it must be there before sandlock starts.
+     */
+    public Path ensureRoot() {
+        try {
+            if (!Files.isDirectory(root)) {
+                Files.createDirectories(root, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            }
+        } catch (IOException e) {
+            // sandlock makes it itself where it can; the guard's bind then reports what failed
+        }
+        return root;
+    }
+
     public Path dirOf(String name) {
         return root.resolve(name);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.backend.sandlock.internal.lower.OwnPaths;
 import io.aasm.backend.sandlock.internal.lower.RequirementLowerer;
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.ports.backend.CredentialPosture;
@@ -98,7 +99,7 @@ class CapabilityCatalogTest {
                         List.of("read"))),
                 ControlRequirement.strict(CapabilityDomain.RESOURCE, new Scope.Limits(OptionalLong.empty(),
                         OptionalLong.of(30), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
-                        OptionalLong.empty()))), new RequirementLowerer(), allSatisfied(), CGROUP);
+                        OptionalLong.empty()))), new RequirementLowerer(), allSatisfied(), CGROUP, OwnPaths.none());
         assertTrue(((SupportLevel.Unsupported) n.reportFor(CapabilityDomain.SYSCALL).get().support()).reason()
                 .contains("takes only deny lists"));
         assertTrue(((SupportLevel.Unsupported) n.reportFor(CapabilityDomain.RESOURCE).get().support()).reason()
@@ -116,7 +117,7 @@ class CapabilityCatalogTest {
         BackendCapabilities base = CapabilityCatalog.build(probes, CGROUP);
         assertFalse(base.reportFor(CapabilityDomain.RESOURCE).get().canPrevent(), "memory needs its own pair");
         BackendCapabilities n = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.RESOURCE,
-                filesOnly)), new RequirementLowerer(), probes, CGROUP);
+                filesOnly)), new RequirementLowerer(), probes, CGROUP, OwnPaths.none());
         assertTrue(n.reportFor(CapabilityDomain.RESOURCE).get().canPrevent());
     }
 
@@ -126,10 +127,10 @@ class CapabilityCatalogTest {
                 OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
         ExecutionSpec s = spec(ControlRequirement.strict(CapabilityDomain.RESOURCE, wall));
         assertEquals(DescendantCoverage.PROCESS_TREE, Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), CGROUP),
-                s, new RequirementLowerer(), allSatisfied(), CGROUP).reportFor(CapabilityDomain.RESOURCE).get()
+                s, new RequirementLowerer(), allSatisfied(), CGROUP, OwnPaths.none()).reportFor(CapabilityDomain.RESOURCE).get()
                 .descendants());
         CapabilityReport scan = Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), SCAN), s,
-                new RequirementLowerer(), allSatisfied(), SCAN).reportFor(CapabilityDomain.RESOURCE).get();
+                new RequirementLowerer(), allSatisfied(), SCAN, OwnPaths.none()).reportFor(CapabilityDomain.RESOURCE).get();
         assertEquals(DescendantCoverage.TARGET_PROCESS_ONLY, scan.descendants());
         assertTrue(((SupportLevel.Partial) scan.support()).limitations().stream()
                 .anyMatch(l -> l.contains("no guard")));
@@ -139,7 +140,7 @@ class CapabilityCatalogTest {
     void unstatedDomainsSayWhatSandlockWasToldAndWhatItStillRestricts() {
         BackendCapabilities n = Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), CGROUP), spec(
                 ControlRequirement.strict(CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(List.of("/usr")))),
-                new RequirementLowerer(), allSatisfied(), CGROUP);
+                new RequirementLowerer(), allSatisfied(), CGROUP, OwnPaths.none());
         CapabilityReport write = n.reportFor(CapabilityDomain.FILESYSTEM_WRITE).get();
         assertTrue(write.mechanism().startsWith("not stated; sandlock was told: --fs-write=/usr --fs-write=/dev/null"),
                 write.mechanism());
@@ -155,5 +156,55 @@ class CapabilityCatalogTest {
                 .get(0).contains("default syscall blocklist"));
         assertEquals(n.reportFor(CapabilityDomain.FILESYSTEM_READ), CapabilityCatalog.build(allSatisfied(), CGROUP)
                 .reportFor(CapabilityDomain.FILESYSTEM_READ), "a stated domain keeps its report");
+    }
+
+    private static ProbeResults without(String probe) {
+        Map<String, PrerequisiteStatus> m = new java.util.HashMap<>(allSatisfied().outcomes());
+        m.put(probe, new PrerequisiteStatus.Unsatisfied("not observed"));
+        return new ProbeResults(m, Instant.EPOCH);
+    }
+
+    private static List<String> limits(BackendCapabilities c, CapabilityDomain d) {
+        return ((SupportLevel.Partial) c.reportFor(d).get().support()).limitations();
+    }
+
+    /** Privileged interfaces are the syscall row's: it prevents only where the guard's drop was observed. */
+    @Test
+    void syscallPreventionRestsOnTheObservedAuthorityDrop() {
+        BackendCapabilities c = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        assertTrue(c.reportFor(CapabilityDomain.SYSCALL).get().canPrevent());
+        assertTrue(limits(c, CapabilityDomain.SYSCALL).stream().anyMatch(l -> l.contains("clone3 fail with ENOSYS")
+                && l.contains("457")), limits(c, CapabilityDomain.SYSCALL).toString());
+        assertTrue(limits(c, CapabilityDomain.SYSCALL).stream().anyMatch(l -> l.contains("every capability set")));
+        assertFalse(CapabilityCatalog.build(without(ProbeResults.AUTHORITY), CGROUP)
+                .reportFor(CapabilityDomain.SYSCALL).get().canPrevent(), "no observed drop, no syscall prevention");
+    }
+
+    /** Landlock does not see metadata: write prevention rests on the guard's read-only view, observed. */
+    @Test
+    void writePreventionRestsOnTheObservedMetadataSeal() {
+        BackendCapabilities c = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        assertTrue(limits(c, CapabilityDomain.FILESYSTEM_WRITE).stream().anyMatch(l -> l.contains("metadata change")
+                && l.contains("read-only but the write grants")), limits(c, CapabilityDomain.FILESYSTEM_WRITE).toString());
+        assertFalse(CapabilityCatalog.build(without(ProbeResults.METADATA), CGROUP)
+                .reportFor(CapabilityDomain.FILESYSTEM_WRITE).get().canPrevent());
+        assertTrue(limits(c, CapabilityDomain.FILESYSTEM_READ).stream().anyMatch(l -> l.contains("inotify_add_watch")));
+        assertTrue(limits(c, CapabilityDomain.IPC).stream().anyMatch(l -> l.contains("session of its own")));
+    }
+
+    @Test
+    void aWriteGrantOverAasmsOwnStateIsUnsupportedForThatLaunch(@org.junit.jupiter.api.io.TempDir java.nio.file.Path t)
+            throws java.io.IOException {
+        java.nio.file.Path cache = java.nio.file.Files.createDirectories(t.resolve("cache/aasm"));
+        OwnPaths own = OwnPaths.of(List.of(), List.of(cache.toString()));
+        BackendCapabilities base = CapabilityCatalog.build(allSatisfied(), CGROUP);
+        BackendCapabilities n = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.FILESYSTEM_WRITE,
+                new Scope.Paths(List.of(t.resolve("cache").toString())))), new RequirementLowerer(), allSatisfied(),
+                CGROUP, own);
+        String why = ((SupportLevel.Unsupported) n.reportFor(CapabilityDomain.FILESYSTEM_WRITE).get().support()).reason();
+        assertTrue(why.contains("covers aasm's own state"), why);
+        assertTrue(Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.FILESYSTEM_WRITE,
+                new Scope.Paths(List.of(t.toString() + "/elsewhere")))), new RequirementLowerer(), allSatisfied(), CGROUP,
+                own).reportFor(CapabilityDomain.FILESYSTEM_WRITE).get().canPrevent(), "control: a grant beside it");
     }
 }

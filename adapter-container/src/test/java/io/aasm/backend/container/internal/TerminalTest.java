@@ -1,0 +1,62 @@
+package io.aasm.backend.container.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.jna.NativeLong;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.Stdio;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A caller at a terminal (a pseudo-terminal of the test's own, handed over as descriptors the way a resident
+ * kernel's client does): the program gets a terminal of the container's own with the caller's size, never
+ * the caller's, and the caller's terminal modes are back as they were once the launch ended.
+ */
+class TerminalTest {
+    @TempDir
+    Path t;
+
+    @Test
+    void theProgramGetsATerminalOfItsOwnWithTheCallersSizeAndTheCallersModesComeBack() throws Exception {
+        int master = Fds.C.posix_openpt(Fds.O_RDWR | Fds.O_NOCTTY);
+        assertTrue(master >= 0 && Fds.C.grantpt(master) == 0 && Fds.C.unlockpt(master) == 0);
+        String slaveName = Fds.C.ptsname(master);
+        int slave = Fds.C.open(slaveName, Fds.O_RDWR | Fds.O_NOCTTY, 0);
+        byte[] size = {33, 0, 101, 0, 0, 0, 0, 0};
+        assertEquals(0, Fds.C.ioctl(slave, new NativeLong(Fds.TIOCSWINSZ), size));
+        byte[] before = new byte[64];
+        Fds.C.tcgetattr(slave, before);
+        Thread drain = new Thread(() -> {
+            byte[] b = new byte[4096];
+            while (Fds.C.read(master, b, b.length) > 0) {
+                // the caller's screen: what the program printed
+            }
+        });
+        drain.setDaemon(true);
+        drain.start();
+        try {
+            Path out = Files.createDirectories(t.resolve("out"));
+            ExitDisposition d = Harness.shared().run(Harness.spec("/bin/sh", "tty > " + out + "/tty; stty size > " + out
+                    + "/size; test -t 0 && echo yes > " + out + "/isatty", t, Map.of("PATH", "/usr/bin:/bin"),
+                    List.of(Harness.read(t.toString()), Harness.write(out.toString())),
+                    new Stdio.Descriptors(slave, slave, slave)));
+            assertEquals(new ExitDisposition.Exited(0), d);
+            assertEquals("yes", Files.readString(out.resolve("isatty")).strip(), "stdin is a terminal inside");
+            assertTrue(Files.readString(out.resolve("tty")).startsWith("/dev/pts/"), "a pseudo-terminal");
+            assertEquals("33 101", Files.readString(out.resolve("size")).strip(), "the caller's size");
+            byte[] after = new byte[64];
+            Fds.C.tcgetattr(slave, after);
+            assertArrayEquals(before, after, "the caller's terminal modes were restored");
+        } finally {
+            Fds.C.close(slave);
+            Fds.C.close(master);
+        }
+    }
+}

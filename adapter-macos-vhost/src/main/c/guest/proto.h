@@ -1,0 +1,73 @@
+/*
+ * The host <-> guest wire protocol, version 1 (PROTOCOL.md). One byte stream (a virtio-serial port named
+ * "ctl" in the guest; a unix socket or a helper's pipes on the host) carries frames:
+ *
+ *     u8 type | u32 length (big-endian) | length bytes of payload
+ *
+ * Host->guest and guest->host frames use separate type letters. The guest writes each frame with one
+ * write() and never more than GUEST_MAX_PAYLOAD bytes of payload.
+ */
+#ifndef AASM_GUEST_PROTO_H
+#define AASM_GUEST_PROTO_H
+
+#include <stdint.h>
+
+#define PROTOCOL_VERSION 1
+#define PLAN_MAGIC "AAVP"
+#define GUEST_MAX_PAYLOAD 65536u
+#define HOST_MAX_PAYLOAD (8u << 20)
+
+/* host -> guest */
+#define F_PLAN 'P'      /* "AAVP" u16 version, then plan records (below) */
+#define F_STDIN 'I'     /* bytes for the program's stdin */
+#define F_STDIN_EOF 'i' /* the caller's stdin ended */
+#define F_SIGNAL 'K'    /* u8 signal, u8 target (0 program, 1 its process group, 2 the whole tree) */
+#define F_PING 'q'      /* any bytes: answered by F_PONG with the same bytes */
+
+/* guest -> host */
+#define F_HELLO 'H'     /* key=value lines: protocol, kernel, landlock_abi, boot timings */
+#define F_REFUSED 'R'   /* "token:detail": nothing was executed */
+#define F_STARTED 'S'   /* key=value lines: setup timings, authority, descriptors */
+#define F_EXEC_FAILED 'F' /* "errno" (decimal) */
+#define F_STDOUT 'O'
+#define F_STDERR 'E'
+#define F_EXIT 'X'      /* "code:N" or "signal:N", then key=value lines */
+#define F_PONG 'p'
+
+/* plan records: u16 type | u32 length (big-endian) | payload; strings are raw bytes without NUL */
+enum {
+    R_PROGRAM = 0x01,  /* absolute path, exactly one */
+    R_ARG = 0x02,      /* argv element, in order, >= 1 */
+    R_ENV = 0x03,      /* NAME=value, >= 0 */
+    R_CWD = 0x04,      /* absolute path in the view, exactly one */
+    R_IDS = 0x05,      /* u32 uid, u32 gid */
+    R_SEED = 0x10,     /* 32..256 bytes credited to the guest's entropy pool */
+    R_CLOCK = 0x11,    /* u64 seconds, u32 nanoseconds since the epoch */
+    R_SHARE = 0x20,    /* u8 slot, u8 flags (1 read-only): mount share slot <n> under the staging folder */
+    R_BIND = 0x21,     /* u8 slot, u8 flags (1 read-only), u16 subpath length, subpath, target */
+    R_TMPFS = 0x22,    /* target: a fresh private tmpfs */
+    R_SYMLINK = 0x23,  /* u16 target length, target, content */
+    R_DIR = 0x24,      /* path: folders created where missing */
+    R_FILE = 0x25,     /* u16 target length, target, content: a generated read-only file bound at target */
+    R_PROC = 0x26,     /* target: the guest's own procfs */
+    R_SYSFS = 0x27,    /* target: the guest's own sysfs, read-only */
+    R_RLIMIT = 0x30,   /* u32 resource, u64 soft, u64 hard */
+    R_CGROUP = 0x31,   /* u8 knob (1 memory.max, 2 pids.max), u64 value */
+    R_LANDLOCK = 0x40, /* u8 class (1 read, 2 write, 3 device), path in the view */
+    R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
+    R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
+};
+
+#define PLAN_F_LANDLOCK 1u
+#define SHARE_RO 1u
+#define BIND_RO 1u
+
+#define MAX_ARGS 4096
+#define MAX_ENVS 4096
+#define MAX_OPS 256
+#define MAX_RULES 256
+#define MAX_SECCOMP 4
+#define MAX_RLIMITS 16
+#define MAX_SLOTS 32
+
+#endif

@@ -1,0 +1,27 @@
+package io.aasm.backend.vm.internal.lower;
+
+import io.aasm.backend.vm.internal.guest.GuestPlan;
+import io.aasm.ports.capability.CapabilityDomain;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * One launch lowered for the VM: the plan the agent installs, the host folder behind each share slot, the
+ * wall clock the host enforces, and per stated domain the steps that install it (what reports show).
+ */
+public record VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
+                       Map<CapabilityDomain, List<String>> installed) {
+    /** A share slot: which device, the host folder behind it, and whether the host refuses writes to it. */
+    public record ShareSlot(int slot, String hostPath, boolean readOnly) {
+    }
+
+    public VmLaunch {
+        slots = List.copyOf(slots);
+        EnumMap<CapabilityDomain, List<String>> copy = new EnumMap<>(CapabilityDomain.class);
+        installed.forEach((d, s) -> copy.put(d, List.copyOf(s)));
+        installed = Collections.unmodifiableMap(copy);
+    }
+}

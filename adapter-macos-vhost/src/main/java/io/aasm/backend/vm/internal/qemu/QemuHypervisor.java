@@ -1,0 +1,183 @@
+package io.aasm.backend.vm.internal.qemu;
+
+import io.aasm.backend.vm.internal.image.GuestImage;
+import io.aasm.backend.vm.internal.image.ImageBuilder;
+import io.aasm.backend.vm.internal.image.KernelSource;
+import io.aasm.backend.vm.internal.lower.VmLaunch;
+import io.aasm.backend.vm.internal.runtime.GuestFacts;
+import io.aasm.backend.vm.internal.runtime.Hypervisor;
+import io.aasm.backend.vm.internal.runtime.Machine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Guests under QEMU on Linux: the image assembled from this host's Debian kernel package (once, into the
+ * state folder, unless a prebuilt one is configured), a template booted and saved once per image and shape,
+ * and every launch a copy-on-write restore of it with the launch's own share folders. Everything is found
+ * lazily, so activating the backend starts nothing.
+ */
+public final class QemuHypervisor implements Hypervisor {
+    private final QemuSettings settings;
+    private final Spawner spawner;
+    private final ScheduledExecutorService timers;
+    private final Accelerators accelerators;
+    private volatile Ready ready;
+    private volatile String problem;
+
+    /** What a launch needs, found once. */
+    private record Ready(QemuBinary qemu, GuestImage image, Templates templates, RunDirs runs) {
+    }
+
+    public QemuHypervisor(QemuSettings settings, Spawner spawner, ScheduledExecutorService timers) {
+        this.settings = settings;
+        this.spawner = spawner;
+        this.timers = timers;
+        this.accelerators = new Accelerators(settings.accelerator(), settings.vm().stateDir());
+    }
+
+    private Optional<Ready> ready() {
+        if (ready != null || problem != null) {
+            return Optional.ofNullable(ready);
+        }
+        synchronized (this) {
+            if (ready == null && problem == null) {
+                StringBuilder why = new StringBuilder();
+                ready = find(why);
+                problem = ready == null ? why.toString() : null;
+            }
+            return Optional.ofNullable(ready);
+        }
+    }
+
+    private Ready find(StringBuilder why) {
+        if (!Files.isExecutable(settings.setpriv())) {
+            why.append(settings.setpriv()).append(" is missing (apt-get install util-linux): QEMU is started under it");
+            return null;
+        }
+        Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), why);
+        if (qemu.isEmpty()) {
+            return null;
+        }
+        try {
+            Optional<GuestImage> image = image(why);
+            if (image.isEmpty()) {
+                return null;
+            }
+            RunDirs runs = new RunDirs(settings.vm().stateDir());
+            return new Ready(qemu.get(), image.get(), new Templates(settings.vm().stateDir().resolve("templates"),
+                    qemu.get(), spawner, runs, timers, settings.vm().bootMillis()), runs);
+        } catch (IOException e) {
+            why.append("the guest image could not be assembled: ").append(e.getMessage());
+            return null;
+        }
+    }
+
+    private Optional<GuestImage> image(StringBuilder why) throws IOException {
+        if (settings.imageDir().isPresent()) {
+            Optional<GuestImage> img = GuestImage.load(settings.imageDir().get());
+            if (img.isEmpty()) {
+                why.append("no guest image in ").append(settings.imageDir().get());
+            }
+            return img;
+        }
+        Optional<KernelSource> k = KernelSource.find(settings.bootDir(), settings.modulesDir(),
+                Path.of("/var/lib/dpkg/status"), why);
+        if (k.isEmpty()) {
+            return Optional.empty();
+        }
+        Path agent = BundledAgent.extract(settings.vm().stateDir());
+        String name = k.get().release() + "-" + agent.getParent().getFileName().toString().substring(0, 16);
+        return Optional.of(ImageBuilder.build(k.get(), agent, settings.vm().stateDir().resolve("images").resolve(name)));
+    }
+
+    @Override
+    public Optional<String> unavailable() {
+        return ready().isPresent() ? Optional.empty() : Optional.of(problem);
+    }
+
+    private Template template() throws IOException {
+        Ready r = ready().orElseThrow(() -> new IOException(problem));
+        return accelerators.template(r.templates(), r.image(), new Shape(Shape.Accel.TCG, settings.vm().memoryMib(),
+                settings.vm().vcpus(), settings.vm().slots()));
+    }
+
+    @Override
+    public GuestFacts facts() throws IOException {
+        Template t = template();
+        return new GuestFacts(t.hello().kernel(), t.hello().landlockAbi(), t.hello().cgroup(), t.bootMillis(),
+                ready.image().digest());
+    }
+
+    @Override
+    public Machine start(List<VmLaunch.ShareSlot> shares) throws IOException {
+        Template t = template();
+        Ready r = ready;
+        List<QemuArgs.Slot> slots = new ArrayList<>();
+        for (int i = 0; i < t.shape().slots(); i++) {
+            slots.add(new QemuArgs.Slot(r.runs().emptyDir(), true));
+        }
+        for (VmLaunch.ShareSlot s : shares) {
+            slots.set(s.slot(), new QemuArgs.Slot(Path.of(s.hostPath()), s.readOnly()));
+        }
+        RunDirs.Run run = r.runs().create();
+        long t0 = System.nanoTime();
+        try {
+            QemuMachine m = QemuMachine.restore(r.qemu(), r.image(), t, slots, spawner, run.dir(),
+                    settings.vm().bootMillis());
+            return new QemuRun(m, run, (System.nanoTime() - t0) / 1_000_000L);
+        } catch (IOException | RuntimeException e) {
+            run.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String describe() {
+        Optional<Ready> r = ready();
+        if (r.isEmpty()) {
+            return "QEMU (unavailable: " + problem + ")";
+        }
+        Optional<Template> t = accelerators.known(r.get().templates(), r.get().image(), new Shape(Shape.Accel.TCG,
+                settings.vm().memoryMib(), settings.vm().vcpus(), settings.vm().slots()));
+        return r.get().qemu().version() + ", " + r.get().qemu().machine() + ", " + t.map(x -> x.shape().describe()
+                + ", guest kernel " + x.hello().kernel() + ", restored from a template (its cold boot took "
+                + x.bootMillis() + " ms)").orElse("no template yet") + "; image " + r.get().image().digest()
+                .substring(0, 16);
+    }
+
+    @Override
+    public String fingerprint() {
+        Optional<Ready> r = ready();
+        return r.map(x -> x.qemu().identity() + "|" + x.image().digest() + "|" + settings.vm().memoryMib() + "|"
+                + settings.vm().vcpus() + "|" + settings.vm().slots() + "|" + accelerators.mode()).orElse("unavailable");
+    }
+
+    @Override
+    public Optional<String> sha256() {
+        return ready().map(r -> r.image().agentSha256());
+    }
+
+    /** A restored QEMU as a {@link Machine}: closing it kills QEMU and removes its run folder. */
+    private record QemuRun(QemuMachine machine, RunDirs.Run run, long startMillis) implements Machine {
+        @Override
+        public io.aasm.backend.vm.internal.guest.FrameChannel channel() {
+            return machine.channel();
+        }
+
+        @Override
+        public boolean alive() {
+            return machine.process().isAlive();
+        }
+
+        @Override
+        public void close() {
+            machine.close();
+            run.close();
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.aasm.backend.vm.internal.runtime;
+
+import io.aasm.backend.vm.internal.lower.VmLaunch;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One way of running a guest (QEMU here, Virtualization.framework through its helper on macOS): everything
+ * above it (lowering, the protocol, probes, evidence) is the same for both.
+ */
+public interface Hypervisor {
+    /** Why no guest can run here, when none can. Cheap: no VM is started to answer. */
+    Optional<String> unavailable();
+
+    /** What the guest is known to offer (from its template's hello, or the image), for routes and evidence. */
+    GuestFacts facts() throws IOException;
+
+    /** A running guest for one launch, its shares behind the given slots, its agent waiting for the plan. */
+    Machine start(List<VmLaunch.ShareSlot> slots) throws IOException;
+
+    /** One line for evidence and reports: hypervisor, version, accelerator, size, how a launch starts. */
+    String describe();
+
+    /** Part of the probe cache key: anything whose change could change what the probes observe. */
+    String fingerprint();
+
+    /** The provenance digest of what this driver runs (the guest agent and image). */
+    Optional<String> sha256();
+}

@@ -1,0 +1,173 @@
+package io.aasm.backend.vm.internal.runtime;
+
+import io.aasm.backend.vm.internal.lower.Seccomp;
+import io.aasm.backend.vm.internal.lower.VmLaunch;
+import io.aasm.backend.vm.internal.lower.VmLowerer;
+import io.aasm.backend.vm.internal.lower.VmLowering;
+import io.aasm.backend.vm.internal.lower.VmRoutes;
+import io.aasm.backend.vm.internal.probe.ProbeCache;
+import io.aasm.backend.vm.internal.probe.VmCapabilities;
+import io.aasm.backend.vm.internal.probe.VmProbeSuite;
+import io.aasm.ports.backend.BackendIdentity;
+import io.aasm.ports.backend.BackendPlan;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.LaunchException;
+import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.backend.PreparedLaunch;
+import io.aasm.ports.backend.Provenance;
+import io.aasm.ports.backend.ProvenanceStatus;
+import io.aasm.ports.capability.BackendCapabilities;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.capability.PlatformBoundary;
+import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The VM boundary, whatever runs the guest: identity, measured capabilities (probes once per host, cached),
+ * lowering, prepare and spawn. The two backends ({@code aasm-qemu-vm}, {@code aasm-macos-vm}) are this with
+ * their own {@link Hypervisor}.
+ */
+public final class VmBoundary {
+    private final String id;
+    private final String source;
+    private final Hypervisor hypervisor;
+    private final Optional<Seccomp> seccomp;
+    private final String seccompProblem;
+    private final VmSettings settings;
+    private final VmStarts starts;
+    private final ProbeState probes;
+
+    public VmBoundary(String id, String source, Hypervisor hypervisor, VmSettings settings,
+                      ScheduledExecutorService timers) {
+        this.id = id;
+        this.source = source;
+        this.hypervisor = hypervisor;
+        this.settings = settings;
+        StringBuilder why = new StringBuilder();
+        this.seccomp = VmLowerer.seccomp(why);
+        this.seccompProblem = why.toString();
+        this.starts = new VmStarts(hypervisor, timers, settings.answerMillis());
+        this.probes = new ProbeState(() -> new ProbeCache(settings.probeDir(), id, hypervisor.fingerprint()),
+                () -> new VmProbeSuite(this::runDirect, settings.scratchDir()));
+    }
+
+    public BackendIdentity identity() {
+        return new BackendIdentity(id, "0.1.0", new Provenance(source, "Apache-2.0", false, hypervisor.sha256(),
+                ProvenanceStatus.FIRST_PARTY));
+    }
+
+    public Optional<String> unavailable() {
+        Optional<String> why = hypervisor.unavailable();
+        if (why.isPresent()) {
+            return why;
+        }
+        return seccomp.isEmpty() ? Optional.of(seccompProblem) : Optional.empty();
+    }
+
+    public BackendCapabilities capabilities() {
+        return measured(false).general();
+    }
+
+    public BackendCapabilities refreshCapabilities() {
+        return measured(true).general();
+    }
+
+    private VmCapabilities measured(boolean refresh) {
+        return probes.measured(refresh, this::unavailable, this::routesAndFacts);
+    }
+
+    private ProbeState.Facts routesAndFacts() throws IOException {
+        GuestFacts f = hypervisor.facts();
+        return new ProbeState.Facts(new VmRoutes(settings.slots(), settings.memoryMib(), f.landlockAbi()), f.cgroup());
+    }
+
+    public BackendPlan plan(ExecutionSpec spec) {
+        Optional<String> why = unavailable();
+        if (why.isPresent()) {
+            return new VmBackendPlan(spec, BackendCapabilities.unavailable(why.get(), PlatformBoundary.SEPARATE_KERNEL),
+                    Optional.empty());
+        }
+        VmCapabilities m = measured(false);
+        BackendCapabilities caps = m.narrowed(spec.requirements());
+        if (!caps.available()) {
+            return new VmBackendPlan(spec, caps, Optional.empty());
+        }
+        VmLowering lowering = lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid());
+        if (lowering instanceof VmLowering.Refused r) {
+            caps = VmCapabilities.unsupported(caps, r.domain(), r.detail());
+        }
+        return new VmBackendPlan(spec, caps, Optional.of(lowering));
+    }
+
+    public PreparedLaunch prepare(EnforcementPlan plan) throws LaunchException {
+        Optional<String> why = unavailable();
+        if (why.isPresent()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, why.get());
+        }
+        List<ControlRequirement> enforced = plan.planned().stream()
+                .filter(p -> p.outcome() instanceof RequirementOutcome.Enforced).map(PlannedRequirement::requirement)
+                .toList();
+        ExecutionSpec spec = plan.spec();
+        checkEnvironment(spec);
+        Optional<VmLowering> own = plan.backendPlan() instanceof VmBackendPlan p && p.spec().equals(spec)
+                && enforced.equals(spec.requirements()) ? p.lowering() : Optional.empty();
+        VmLowering lowering = own.orElseGet(() -> lowerer().lower(spec, enforced, settings.uid(), settings.gid()));
+        return new VmPreparedLaunch(id, installable(lowering), spec.stdio(), starts, hypervisor.describe());
+    }
+
+    /** Lowers and runs one launch to its end, bypassing negotiation, stdio detached: the probes' way in. */
+    public ExitDisposition runDirect(ExecutionSpec spec) throws LaunchException {
+        VmLaunch launch = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
+        Started s = starts.start(launch);
+        s.session().relay(buf -> -1, (b, o, l) -> { }, (b, o, l) -> { });
+        try {
+            return new VmExecution(id, s, hypervisor.describe()).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            s.machine().close();
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "interrupted");
+        }
+    }
+
+    private VmLowerer lowerer() {
+        return new VmLowerer(seccomp.orElseThrow(), settings.slots(), List.of(settings.stateDir().toString(),
+                settings.probeDir().toString()));
+    }
+
+    private static VmLaunch installable(VmLowering l) throws LaunchException {
+        if (l instanceof VmLowering.Refused r) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, r.domain().token() + ": " + r.detail());
+        }
+        return ((VmLowering.Lowered) l).launch();
+    }
+
+    /** The environment must hold only delegated names (the kernel reduces it; this is the backend's check). */
+    private static void checkEnvironment(ExecutionSpec spec) throws LaunchException {
+        Optional<List<String>> d = spec.requirements().stream().filter(r -> r.domain() == CapabilityDomain.CREDENTIAL)
+                .map(r -> r.scope() instanceof Scope.Delegated x ? x.environmentNames() : List.<String>of()).findFirst();
+        if (d.isEmpty()) {
+            return;
+        }
+        Set<String> extra = new TreeSet<>(spec.environment().keySet());
+        extra.removeAll(d.get());
+        if (!extra.isEmpty()) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "the launch environment carries names that"
+                    + " were not delegated: " + extra);
+        }
+    }
+
+    public Path stateDir() {
+        return settings.stateDir();
+    }
+}

@@ -1,0 +1,1 @@
+"""compat/run: CPython's regression tests as aasm's compatibility gate (see docs/compatibility.md)."""
