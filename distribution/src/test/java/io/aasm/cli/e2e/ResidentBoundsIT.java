@@ -239,6 +239,18 @@ class ResidentBoundsIT {
         }
     }
 
+    /** A typo in a bound must never mean "unbounded": the kernel does not start, and says which one. */
+    @Test
+    void aBadBoundStopsTheKernelNamingIt() throws Exception {
+        ResidentKernel bad = ResidentKernel.prepare();
+        Aasm.Result r = Aasm.run(Aasm.DIST, bad.runtimeDir, Map.of("XDG_RUNTIME_DIR", bad.runtimeDir.toString(),
+                "AASM_JAVA_OPTS", "-Daasm.resident.max.connections=0"), "daemon", "start");
+        assertEquals(125, r.exit(), r.toString());
+        assertTrue(bad.log().contains("aasm daemon: bad resident kernel limits: aasm.resident.max.connections=0 is not"
+                + " a whole number from 1 to 2147483647; the resident kernel does not start"), bad.log());
+        assertEquals(3, bad.status().exit(), "a kernel runs with a bad bound");
+    }
+
     interface Check {
         boolean holds() throws Exception;
     }

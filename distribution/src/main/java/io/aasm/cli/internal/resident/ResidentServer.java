@@ -70,7 +70,7 @@ public final class ResidentServer implements Connection.Server {
         // an idle server (every face but `daemon run`) must not even load the native library
         this.uid = path == null ? -1 : Libc.C.geteuid();
         this.judge = new CallerJudge(Path.of("/proc"), ProcessHandle.current().pid());
-        this.limits = ResidentLimits.from(ctx::getProperty);
+        this.limits = limits(ctx);
         this.admission = new Admission(limits);
         // bounded: a connection slot is taken before a connection gets a thread, so this never refuses work
         this.pool = new ThreadPoolExecutor(0, limits.maxConnectionThreads(), 30, TimeUnit.SECONDS,
@@ -81,6 +81,16 @@ public final class ResidentServer implements Connection.Server {
                 });
         if (path != null) {
             open();
+        }
+    }
+
+    /** The limits; bad ones are said in one line first (the component's failure is a stack trace). */
+    private static ResidentLimits limits(BundleContext ctx) {
+        try {
+            return ResidentLimits.from(ctx::getProperty);
+        } catch (IllegalArgumentException e) {
+            log0(e.getMessage() + "; the resident kernel does not start");
+            throw e;
         }
     }
 
