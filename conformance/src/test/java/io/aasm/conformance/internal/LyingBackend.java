@@ -24,7 +24,7 @@ import io.aasm.ports.capability.PlatformBoundary;
 import io.aasm.ports.capability.SupportLevel;
 import io.aasm.ports.capability.Synchrony;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import java.io.File;
 import java.io.IOException;

@@ -18,7 +18,7 @@ import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -27,6 +27,7 @@ final class AasmCli {
         BRANCHES.put("shell", inv -> new CommandLine(new Commands.Shell(inv)));
         BRANCHES.put("daemon", DaemonCommands::tree);
         BRANCHES.put("conformance", inv -> new CommandLine(new ConformanceCommand(inv)));
+        BRANCHES.put("audit", AuditCommands::tree);
     }
 
     private AasmCli() {

@@ -115,14 +115,21 @@ final class ExecRun {
         if (!writeReport(post)) {
             status = statusWithoutReport(disposition);
         }
-        summary(post, status);
+        Optional<String> auditProblem = session.auditProblem();
+        if (auditProblem.isPresent()) {
+            // The launch ran but left no record: a success must not read as a fully accounted one.
+            io.err().println("aasm: the launch was not recorded in the audit log: " + auditProblem.get());
+            status = statusWithoutReport(disposition);
+        }
+        io.err().println("aasm: " + PostureLine.of(post, status)
+                + session.auditRecord().map(id -> " audit=" + id).orElse(""));
         return status;
     }
 
     /**
      * The program did not run: 125, like any other failure before start. It ran: its own non-zero status
      * stays (it is the more important news); a success becomes {@link ExitCodes#REPORT_NOT_WRITTEN}, so
-     * that a caller who asked for a report never reads "0" without one.
+     * that a caller who asked for a report (or relies on the audit log) never reads "0" without one.
      */
     private static int statusWithoutReport(ExitDisposition disposition) {
         if (disposition instanceof ExitDisposition.NotStarted) {

@@ -1,6 +1,7 @@
 package io.aasm.cli.internal;
 
 import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.audit.AuditLog;
 import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
@@ -34,10 +35,12 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
     "osgi.command.function=version",
     "osgi.command.function=daemon",
     "osgi.command.function=conformance",
+    "osgi.command.function=audit",
     "osgi.command.function=status"})
 public final class GogoCommands {
     private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
     private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
+    private final ServiceGate<AuditLog> audit = new ServiceGate<>();
     private final ReportFormats formats = new ReportFormats();
     private final FaceSettings settings;
     private volatile int lastStatus;
@@ -63,6 +66,15 @@ public final class GogoCommands {
 
     void unbindSuite(ConformanceSuite s) {
         suite.unbind(s);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindAudit(AuditLog log) {
+        audit.bind(log);
+    }
+
+    void unbindAudit(AuditLog log) {
+        audit.unbind(log);
     }
 
     /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
@@ -104,6 +116,10 @@ public final class GogoCommands {
         call("conformance", args);
     }
 
+    public void audit(String... args) {
+        call("audit", args);
+    }
+
     /** The exit status of the previous aasm:* command in this framework (as the CLI would have exited). */
     public int status() {
         return lastStatus;
@@ -116,6 +132,6 @@ public final class GogoCommands {
                 System.in, System.out, System.err, new Stdio.Inherit(),
                 new CommandInvocation.Caller(CommandInvocation.Face.SHELL, ProcessHandle.current().pid(), -1),
                 new AtomicInteger(), new AtomicReference<>(), List.of());
-        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats));
+        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats, audit));
     }
 }

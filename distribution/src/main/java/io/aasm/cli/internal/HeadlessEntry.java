@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.audit.AuditLog;
 import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
@@ -24,6 +25,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, CommandEntry {
     private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
     private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
+    private final ServiceGate<AuditLog> audit = new ServiceGate<>();
     private final ReportFormats formats = new ReportFormats();
     private final FaceSettings settings;
 
@@ -50,6 +52,15 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
         suite.unbind(s);
     }
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindAudit(AuditLog log) {
+        audit.bind(log);
+    }
+
+    void unbindAudit(AuditLog log) {
+        audit.unbind(log);
+    }
+
     /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -68,6 +79,6 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
 
     @Override
     public int execute(CommandInvocation call) {
-        return AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats));
+        return AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats, audit));
     }
 }

@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.audit.AuditLog;
 import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
@@ -11,13 +12,20 @@ final class Invocation {
     private final ServiceGate<IsolationKernel> kernel;
     private final ServiceGate<ConformanceSuite> suite;
     private final ReportFormats formats;
+    private final ServiceGate<AuditLog> audit;
 
     Invocation(CliIo io, ServiceGate<IsolationKernel> kernel, ServiceGate<ConformanceSuite> suite,
             ReportFormats formats) {
+        this(io, kernel, suite, formats, new ServiceGate<>());
+    }
+
+    Invocation(CliIo io, ServiceGate<IsolationKernel> kernel, ServiceGate<ConformanceSuite> suite,
+            ReportFormats formats, ServiceGate<AuditLog> audit) {
         this.io = io;
         this.kernel = kernel;
         this.suite = suite;
         this.formats = formats;
+        this.audit = audit;
     }
 
     CliIo io() {
@@ -32,6 +40,11 @@ final class Invocation {
     /** Waits for the conformance suite (bundle/conformance.jar), like {@link #kernel()}. */
     ConformanceSuite conformance() {
         return await(suite, "the conformance suite service", "is bundle/conformance.jar installed?");
+    }
+
+    /** Waits for the audit log (bundle/adapter-audit-log.jar), like {@link #kernel()}. */
+    AuditLog auditLog() {
+        return await(audit, "the audit log service", "is bundle/adapter-audit-log.jar installed?");
     }
 
     /** The report formats installed in this framework now (the {@code --report} choices). */

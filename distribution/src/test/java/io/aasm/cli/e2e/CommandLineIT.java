@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CommandLineIT {
     static final List<String> COMMANDS = List.of("run", "backends", "probe", "policy", "version", "shell", "daemon",
-            "conformance");
+            "conformance", "audit");
 
     @Test
     void helpListsEveryCommandIncludingDaemonAndConformance() throws Exception {
@@ -35,7 +35,8 @@ class CommandLineIT {
     void everyNewOrChangedCommandHasCompleteHelp() throws Exception {
         for (List<String> cmd : List.of(List.of("daemon"), List.of("daemon", "start"), List.of("daemon", "stop"),
                 List.of("daemon", "status"), List.of("daemon", "run"), List.of("conformance"), List.of("backends"),
-                List.of("probe"), List.of("policy", "check"))) {
+                List.of("probe"), List.of("policy", "check"), List.of("audit"), List.of("audit", "tail"),
+                List.of("audit", "show"), List.of("audit", "verify"))) {
             List<String> args = new java.util.ArrayList<>(cmd);
             args.add("--help");
             Aasm.Result r = Aasm.run(args.toArray(new String[0]));
@@ -52,7 +53,7 @@ class CommandLineIT {
         for (List<String> cmd : List.of(List.of("daemon", "status", "--bogus"), List.of("daemon", "stop", "--bogus"),
                 List.of("daemon", "start", "--bogus"), List.of("daemon", "run", "--bogus"),
                 List.of("conformance", "--bogus"), List.of("backends", "--bogus"), List.of("probe", "--bogus"),
-                List.of("policy", "check", "--bogus", "p.yaml"))) {
+                List.of("policy", "check", "--bogus", "p.yaml"), List.of("audit", "verify", "--bogus"))) {
             Aasm.Result r = Aasm.run(cmd.toArray(new String[0]));
             assertEquals(2, r.exit(), r.toString());
             assertTrue(r.err().contains("'--bogus'"), r.toString());

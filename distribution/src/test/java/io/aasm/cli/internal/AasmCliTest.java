@@ -143,8 +143,8 @@ class AasmCliTest {
         for (String c : AasmCli.commands()) {
             assertTrue(out().contains("\n  " + c + " "), c + "\n" + out());
         }
-        assertEquals(List.of("run", "backends", "probe", "policy", "version", "shell", "daemon", "conformance"),
-                AasmCli.commands());
+        assertEquals(List.of("run", "backends", "probe", "policy", "version", "shell", "daemon", "conformance",
+                "audit"), AasmCli.commands());
         assertEquals(2, run(false, "nosuch"));
         assertTrue(err().contains("Unmatched argument at index 0: 'nosuch'"), err());
     }

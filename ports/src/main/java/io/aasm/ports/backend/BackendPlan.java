@@ -2,8 +2,8 @@ package io.aasm.ports.backend;
 
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.policy.ControlRequirement;
-import io.aasm.ports.report.DescriptorInventory;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.DescriptorInventory;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.util.List;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;

@@ -1,8 +1,8 @@
 package io.aasm.ports.backend;
 
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.report.DescriptorInventory;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.DescriptorInventory;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;
 

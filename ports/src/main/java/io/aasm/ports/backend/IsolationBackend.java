@@ -1,7 +1,7 @@
 package io.aasm.ports.backend;
 
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**

@@ -1,6 +1,5 @@
 package io.aasm.ports.capability;
 
-import io.aasm.ports.evidence.ClaimTerm;
 import java.util.List;
 import java.util.Objects;
 
@@ -48,19 +47,5 @@ public record CapabilityReport(
                 && synchrony == Synchrony.SYNC
                 && !(support instanceof SupportLevel.Unsupported)
                 && prerequisites.stream().allMatch(Prerequisite::satisfied);
-    }
-
-    /** The strongest claim this report could ever back for the domain. */
-    public ClaimTerm claimCeiling() {
-        if (support instanceof SupportLevel.Unsupported) {
-            return ClaimTerm.UNSUPPORTED;
-        }
-        if (canPrevent()) {
-            return ClaimTerm.DENIED_BEFORE_EXECUTION;
-        }
-        if (mediation != Mediation.NONE && prerequisites.stream().allMatch(Prerequisite::satisfied)) {
-            return ClaimTerm.OBSERVED;
-        }
-        return ClaimTerm.UNMEASURED;
     }
 }

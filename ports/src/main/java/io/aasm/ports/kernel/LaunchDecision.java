@@ -2,7 +2,7 @@ package io.aasm.ports.kernel;
 
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.policy.PolicyProblem;
 import io.aasm.ports.report.IsolationReport;
 import java.util.List;

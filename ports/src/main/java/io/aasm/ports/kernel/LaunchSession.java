@@ -29,4 +29,12 @@ public interface LaunchSession {
     default java.util.Optional<String> auditProblem() {
         return java.util.Optional.empty();
     }
+
+    /**
+     * The id of this launch's audit record (what {@code aasm audit show} takes), once {@link #await()}
+     * returned and every installed audit log took the record; empty when none was written.
+     */
+    default java.util.Optional<String> auditRecord() {
+        return java.util.Optional.empty();
+    }
 }

@@ -1,5 +1,6 @@
 package io.aasm.ports.plan;
 
+import io.aasm.ports.backend.EnforcementPlan;
 import java.util.Objects;
 
 /** Negotiation returns a plan or a refusal. */

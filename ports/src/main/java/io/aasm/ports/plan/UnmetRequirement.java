@@ -1,5 +1,6 @@
 package io.aasm.ports.plan;
 
+import io.aasm.ports.backend.RefusalReason;
 import io.aasm.ports.policy.ControlRequirement;
 import java.util.Objects;
 

@@ -2,8 +2,8 @@ package io.aasm.ports.report;
 
 import io.aasm.ports.capability.DecisionTiming;
 import io.aasm.ports.capability.DescendantCoverage;
-import io.aasm.ports.plan.AchievedControl;
-import io.aasm.ports.plan.RefusalReason;
+import io.aasm.ports.backend.AchievedControl;
+import io.aasm.ports.backend.RefusalReason;
 import io.aasm.ports.policy.RequirementIntent;
 import java.util.Objects;
 

@@ -1,5 +1,7 @@
 package io.aasm.ports.report;
 
+import io.aasm.ports.evidence.DescriptorInventory;
+import io.aasm.ports.evidence.ProcessAuthority;
 import io.aasm.ports.backend.BackendIdentity;
 import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.backend.IdentityRef;

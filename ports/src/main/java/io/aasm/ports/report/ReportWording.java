@@ -2,7 +2,7 @@ package io.aasm.ports.report;
 
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.Token;
-import io.aasm.ports.plan.AchievedControl;
+import io.aasm.ports.backend.AchievedControl;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Scope;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.capability.DecisionTiming;
 import io.aasm.ports.capability.DescendantCoverage;
-import io.aasm.ports.plan.AchievedControl;
-import io.aasm.ports.plan.RefusalReason;
+import io.aasm.ports.backend.AchievedControl;
+import io.aasm.ports.backend.RefusalReason;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Protocol;

@@ -16,7 +16,7 @@ import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.CapabilityReport;
 import io.aasm.ports.capability.PlatformBoundary;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;

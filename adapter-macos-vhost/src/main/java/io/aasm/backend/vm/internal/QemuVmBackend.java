@@ -13,7 +13,7 @@ import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.capability.BackendCapabilities;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

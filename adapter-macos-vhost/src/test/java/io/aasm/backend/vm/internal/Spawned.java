@@ -10,10 +10,10 @@ import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.DecisionTiming;
 import io.aasm.ports.capability.DescendantCoverage;
-import io.aasm.ports.plan.EnforcementPlan;
-import io.aasm.ports.plan.LaunchPosture;
-import io.aasm.ports.plan.PlannedRequirement;
-import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.backend.EnforcementPlan;
+import io.aasm.ports.backend.LaunchPosture;
+import io.aasm.ports.backend.PlannedRequirement;
+import io.aasm.ports.backend.RequirementOutcome;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -11,7 +11,7 @@ import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.Stdio;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aasm.ports.capability.Token;
-import io.aasm.ports.plan.AchievedControl;
+import io.aasm.ports.backend.AchievedControl;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Scope;

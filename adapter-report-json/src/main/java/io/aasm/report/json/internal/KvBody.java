@@ -2,7 +2,7 @@ package io.aasm.report.json.internal;
 
 import io.aasm.ports.backend.CredentialPosture;
 import io.aasm.ports.evidence.EvidenceRecord;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.report.RefusalEntry;

@@ -12,7 +12,7 @@ import io.aasm.ports.capability.Token;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceBasis;
 import io.aasm.ports.evidence.EvidenceKind;
-import io.aasm.ports.plan.RefusalReason;
+import io.aasm.ports.backend.RefusalReason;
 import io.aasm.ports.policy.DescendantRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.IsolationClass;

@@ -1,9 +1,9 @@
 package io.aasm.report.text.internal;
 
 import io.aasm.ports.backend.CredentialPosture;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import io.aasm.ports.report.ReportOrder;
 import io.aasm.ports.report.ReportWording;
 import java.util.List;

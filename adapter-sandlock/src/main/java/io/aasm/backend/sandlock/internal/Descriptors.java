@@ -2,7 +2,7 @@ package io.aasm.backend.sandlock.internal;
 
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.ports.capability.PrerequisiteStatus;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -8,7 +8,7 @@ import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
-import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.policy.Scope;
 import java.util.ArrayList;
 import java.util.List;

@@ -28,7 +28,7 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.util.Optional;
 
 /** One guarded sandlock run: the setup it was prepared with, and what its guard reported. */

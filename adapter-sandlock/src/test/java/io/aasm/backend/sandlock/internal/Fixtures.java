@@ -10,10 +10,10 @@ import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.DecisionTiming;
 import io.aasm.ports.capability.DescendantCoverage;
-import io.aasm.ports.plan.EnforcementPlan;
-import io.aasm.ports.plan.LaunchPosture;
-import io.aasm.ports.plan.PlannedRequirement;
-import io.aasm.ports.plan.RequirementOutcome;
+import io.aasm.ports.backend.EnforcementPlan;
+import io.aasm.ports.backend.LaunchPosture;
+import io.aasm.ports.backend.PlannedRequirement;
+import io.aasm.ports.backend.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
 import java.io.IOException;
@@ -60,7 +60,7 @@ final class Fixtures {
                 Optional.empty(), ProvenanceStatus.UNVERIFIED)), spec, planned, LaunchPosture.READY,
                 new SandlockPlan(io.aasm.ports.capability.BackendCapabilities.unavailable("fixture",
                         io.aasm.ports.capability.PlatformBoundary.SHARED_HOST_KERNEL), java.util.Map.of(),
-                        new io.aasm.ports.report.DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of())));
+                        new io.aasm.ports.evidence.DescriptorInventory(true, List.of(0, 1, 2), List.of(), List.of())));
     }
 
     static Settings settings(Map<String, String> env, Path cache, Path sysRoot, boolean requireVerified) {

@@ -66,7 +66,7 @@ class PrepareWithStandInTest {
     void planForAnotherBackendIsRefused() {
         ExecutionSpec spec = Fixtures.spec("/bin/true", List.of(), List.of(), Map.of());
         var plan = Fixtures.plan(spec);
-        var other = new io.aasm.ports.plan.EnforcementPlan(new io.aasm.ports.backend.BackendIdentity("aasm-native",
+        var other = new io.aasm.ports.backend.EnforcementPlan(new io.aasm.ports.backend.BackendIdentity("aasm-native",
                 "1", plan.backend().provenance()), spec, plan.planned(), plan.posture(), plan.backendPlan());
         assertThrows(LaunchException.class, () -> b.prepare(other));
     }

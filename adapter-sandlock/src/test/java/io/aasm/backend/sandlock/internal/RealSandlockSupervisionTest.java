@@ -20,7 +20,7 @@ import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

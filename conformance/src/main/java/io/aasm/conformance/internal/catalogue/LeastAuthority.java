@@ -3,7 +3,7 @@ package io.aasm.conformance.internal.catalogue;
 import io.aasm.conformance.internal.fixture.Trees;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

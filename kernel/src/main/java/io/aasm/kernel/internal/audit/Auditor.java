@@ -22,11 +22,15 @@ public final class Auditor {
         this.logs = logs;
     }
 
-    /** Records the launch; the problems of the logs that did not take it, joined, or empty. */
-    public Optional<String> record(LaunchFacts facts, IsolationReport postRun) {
+    /** What became of one launch's record: written by every installed log, and the problems of those that failed. */
+    public record Outcome(boolean written, Optional<String> problem) {
+    }
+
+    /** Records the launch in every installed log. */
+    public Outcome record(LaunchFacts facts, IsolationReport postRun) {
         List<AuditLog> installed = logs.get();
         if (installed.isEmpty()) {
-            return Optional.empty();
+            return new Outcome(false, Optional.empty());
         }
         LaunchAudit audit = new LaunchAudit(facts.launchId(), facts.startedAt(), Instant.now(), facts.argumentsSha256(),
                 facts.policySha256(), postRun);
@@ -40,6 +44,7 @@ public final class Auditor {
                 problems.add("the audit log failed: " + Guarded.describe("append()", e));
             }
         }
-        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+        return problems.isEmpty() ? new Outcome(true, Optional.empty())
+                : new Outcome(false, Optional.of(String.join("; ", problems)));
     }
 }

@@ -17,6 +17,7 @@ public final class AuditedSession implements LaunchSession {
     private final Auditor auditor;
     private final LaunchFacts facts;
     private Optional<String> problem = Optional.empty();
+    private boolean written;
     private boolean recorded;
 
     public AuditedSession(LaunchSession session, Auditor auditor, LaunchFacts facts) {
@@ -31,7 +32,9 @@ public final class AuditedSession implements LaunchSession {
         synchronized (this) {
             if (!recorded) {
                 recorded = true;
-                problem = auditor.record(facts, session.postRunReport());
+                Auditor.Outcome outcome = auditor.record(facts, session.postRunReport());
+                problem = outcome.problem();
+                written = outcome.written();
             }
         }
         return done;
@@ -55,5 +58,10 @@ public final class AuditedSession implements LaunchSession {
     @Override
     public synchronized Optional<String> auditProblem() {
         return problem;
+    }
+
+    @Override
+    public synchronized Optional<String> auditRecord() {
+        return written ? Optional.of(facts.launchId()) : Optional.empty();
     }
 }

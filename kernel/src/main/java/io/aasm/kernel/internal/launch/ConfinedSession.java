@@ -10,9 +10,9 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.kernel.LaunchSession;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.util.Optional;
 
 /**

@@ -11,7 +11,7 @@ import io.aasm.ports.capability.Synchrony;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.DescendantRequirement;
 import io.aasm.ports.policy.RequirementIntent;
-import io.aasm.ports.plan.RefusalReason;
+import io.aasm.ports.backend.RefusalReason;
 import java.util.Optional;
 import java.util.stream.Collectors;
 

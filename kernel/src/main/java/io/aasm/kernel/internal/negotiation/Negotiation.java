@@ -1,7 +1,7 @@
 package io.aasm.kernel.internal.negotiation;
 
 import io.aasm.ports.plan.PlanResult;
-import io.aasm.ports.plan.PlannedRequirement;
+import io.aasm.ports.backend.PlannedRequirement;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.aasm.kernel.internal.negotiation;
 
-import io.aasm.ports.plan.RefusalReason;
+import io.aasm.ports.backend.RefusalReason;
 import java.util.Objects;
 
 /** Why one requirement cannot be met by one backend: the reason token and a sentence. */

@@ -1,10 +1,10 @@
 package io.aasm.kernel.internal.report;
 
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import io.aasm.ports.report.DomainProjection;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import io.aasm.ports.report.ReportStage;
 import io.aasm.ports.report.ReportedPosture;
 import io.aasm.ports.report.RunOutcome;

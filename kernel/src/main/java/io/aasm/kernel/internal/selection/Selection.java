@@ -1,6 +1,6 @@
 package io.aasm.kernel.internal.selection;
 
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.report.BackendSelection;
 import io.aasm.ports.report.RefusalEntry;
 import java.util.List;

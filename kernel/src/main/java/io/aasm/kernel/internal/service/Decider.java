@@ -1,7 +1,7 @@
 package io.aasm.kernel.internal.service;
 
 import io.aasm.kernel.internal.selection.Guarded;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 
 import io.aasm.kernel.internal.launch.ProgramResolver;
 import io.aasm.kernel.internal.lowering.CredentialPlan;
@@ -26,7 +26,7 @@ import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicyLowering;
 import io.aasm.ports.policy.PolicySource;
 import io.aasm.ports.report.IsolationReport;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import io.aasm.ports.report.RefusalEntry;
 import io.aasm.ports.report.TargetSummary;
 import java.util.List;

@@ -19,7 +19,7 @@ import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.PreparedLaunch;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchSession;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.report.IsolationReport;
 import io.aasm.ports.transport.MediationAccess;
 import io.aasm.ports.transport.MediationException;

@@ -86,6 +86,7 @@ class KernelAuditTest {
         assertEquals(64, a.argumentsSha256().length());
         assertTrue(!a.endedAt().isBefore(a.startedAt()));
         assertEquals(Optional.empty(), s.auditProblem());
+        assertEquals(Optional.of(a.launchId()), s.auditRecord(), "the id `aasm audit show` takes");
         s.await();
         assertEquals(1, log.got.size(), "one record per launch, however often await() is called");
     }
@@ -99,6 +100,7 @@ class KernelAuditTest {
                 Optional.of("p.test"), "true", List.of(), dir.toString())));
         assertEquals(0, s.await().shellStatus());
         assertTrue(s.auditProblem().orElseThrow().contains("No space left on device"), s.auditProblem().toString());
+        assertEquals(Optional.empty(), s.auditRecord(), "no record id for a record that was not written");
     }
 
     @Test

@@ -14,7 +14,7 @@ import io.aasm.ports.backend.ProvenanceStatus;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import java.io.File;
 import java.io.IOException;

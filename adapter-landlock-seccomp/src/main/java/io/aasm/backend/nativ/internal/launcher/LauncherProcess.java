@@ -1,6 +1,6 @@
 package io.aasm.backend.nativ.internal.launcher;
 
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -140,7 +140,7 @@ public final class LauncherProcess implements AutoCloseable {
     }
 
     /** What the program held right after its execve, once the launcher reported it. */
-    public Optional<io.aasm.ports.report.ProcessAuthority> authority() {
+    public Optional<io.aasm.ports.evidence.ProcessAuthority> authority() {
         return Optional.ofNullable(status.authority);
     }
 

@@ -1,6 +1,6 @@
 package io.aasm.backend.nativ.internal.launcher;
 
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,7 +16,7 @@ final class StatusReader implements Runnable {
     final CompletableFuture<ExitOutcome> exit = new CompletableFuture<>();
     final List<String> lines = new ArrayList<>();
     volatile DescriptorInventory descriptors;
-    volatile io.aasm.ports.report.ProcessAuthority authority;
+    volatile io.aasm.ports.evidence.ProcessAuthority authority;
     volatile CanaryOutcome canary;
     final RecordedDecisions.Builder decisions = new RecordedDecisions.Builder();
     private final Process process;
@@ -131,7 +131,7 @@ final class StatusReader implements Runnable {
     }
 
     /** "CapInh=...;CapPrm=...;...;NoNewPrivs=1;Seccomp=2;Seccomp_filters=2", read from the program after execve. */
-    static io.aasm.ports.report.ProcessAuthority parseAuthority(String body) {
+    static io.aasm.ports.evidence.ProcessAuthority parseAuthority(String body) {
         java.util.Map<String, String> v = new java.util.HashMap<>();
         for (String part : body.split(";")) {
             int eq = part.indexOf('=');
@@ -149,7 +149,7 @@ final class StatusReader implements Runnable {
         if (v.containsKey("Seccomp_filters")) {
             mode += " (" + v.get("Seccomp_filters") + " filters)";
         }
-        return new io.aasm.ports.report.ProcessAuthority(true, v.getOrDefault("CapInh", ""), v.getOrDefault("CapPrm", ""),
+        return new io.aasm.ports.evidence.ProcessAuthority(true, v.getOrDefault("CapInh", ""), v.getOrDefault("CapPrm", ""),
                 v.getOrDefault("CapEff", ""), v.getOrDefault("CapBnd", ""), v.getOrDefault("CapAmb", ""),
                 "1".equals(v.get("NoNewPrivs")), mode, "measured: the launcher read the program's own /proc status "
                 + "right after its execve");

@@ -15,7 +15,7 @@ import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.Stdio;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.capability.SupportLevel;
-import io.aasm.ports.plan.EnforcementPlan;
+import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.Protocol;

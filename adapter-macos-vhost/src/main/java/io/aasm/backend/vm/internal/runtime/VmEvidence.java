@@ -6,7 +6,7 @@ import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

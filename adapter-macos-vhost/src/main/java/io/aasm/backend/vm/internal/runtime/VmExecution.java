@@ -5,8 +5,8 @@ import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
-import io.aasm.ports.report.DescriptorInventory;
-import io.aasm.ports.report.ProcessAuthority;
+import io.aasm.ports.evidence.DescriptorInventory;
+import io.aasm.ports.evidence.ProcessAuthority;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package io.aasm.backend.sandlock.internal.guard;
 
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

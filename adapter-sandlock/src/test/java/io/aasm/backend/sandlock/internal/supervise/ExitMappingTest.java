@@ -8,7 +8,7 @@ import io.aasm.backend.sandlock.internal.guard.GuardReport;
 import io.aasm.backend.sandlock.internal.guard.GuardReportParsing;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchFailureKind;
-import io.aasm.ports.report.DescriptorInventory;
+import io.aasm.ports.evidence.DescriptorInventory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

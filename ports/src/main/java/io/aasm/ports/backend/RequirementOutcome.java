@@ -1,4 +1,4 @@
-package io.aasm.ports.plan;
+package io.aasm.ports.backend;
 
 import io.aasm.ports.capability.DecisionTiming;
 import io.aasm.ports.capability.DescendantCoverage;

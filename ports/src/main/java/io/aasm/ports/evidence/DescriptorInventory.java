@@ -1,4 +1,4 @@
-package io.aasm.ports.report;
+package io.aasm.ports.evidence;
 
 import java.util.List;
 
