@@ -32,7 +32,7 @@ public final class JsonlAuditLog implements AuditLog {
     public static Path defaultDir() {
         String xdg = System.getenv("XDG_STATE_HOME");
         Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
-                : Path.of(System.getProperty("user.home"), ".local", "state");
+                : Path.of(home(), ".local", "state");
         return base.resolve("aasm").resolve("audit");
     }
 
@@ -58,5 +58,14 @@ public final class JsonlAuditLog implements AuditLog {
     public AuditCheck verify() throws IOException {
         List<String> lines = file.lines();
         return new AuditCheck(lines.size(), file.verify(lines));
+    }
+
+    /**
+     * $HOME as the caller set it, else the password database's home: the same home bin/aasm uses for the
+     * cache, so a user whose passwd home does not exist (nobody's /nonexistent) can point HOME elsewhere.
+     */
+    private static String home() {
+        String home = System.getenv("HOME");
+        return home != null && home.startsWith("/") ? home : System.getProperty("user.home");
     }
 }

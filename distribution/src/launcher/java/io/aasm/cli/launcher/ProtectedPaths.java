@@ -46,7 +46,7 @@ final class ProtectedPaths {
     static Path stateDir() {
         String xdg = System.getenv("XDG_STATE_HOME");
         Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
-                : Path.of(System.getProperty("user.home"), ".local", "state");
+                : Path.of(home(), ".local", "state");
         return base.resolve("aasm");
     }
 
@@ -57,5 +57,14 @@ final class ProtectedPaths {
         } catch (IOException e) {
             return abs; // not created yet (a runtime directory before the first kernel): as it will be created
         }
+    }
+
+    /**
+     * $HOME as the caller set it, else the password database's home: the same home bin/aasm uses for the
+     * cache, so a user whose passwd home does not exist (nobody's /nonexistent) can point HOME elsewhere.
+     */
+    private static String home() {
+        String home = System.getenv("HOME");
+        return home != null && home.startsWith("/") ? home : System.getProperty("user.home");
     }
 }
