@@ -41,7 +41,11 @@ final class ProcessScenarios {
                     // every child stays until all were spawned, so a slow host cannot turn a ceiling on
                     // concurrent processes into a count of sequential ones
                     String release = b.out() + "/release";
-                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; " + until(release)
+                    // a child's wait only counts the sleeps that ran: at the ceiling `sleep` cannot fork, and a
+                    // child that gave up at once would make room for the next one (sequential, counted as
+                    // concurrent)
+                    String wait = "n=0; while [ ! -e " + release + " ] && [ $n -lt 100 ]; do sleep 0.1 && n=$((n+1)); done";
+                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; " + wait
                             + " ) & i=$((i+1)); done\n: > " + release + "\nwait";
                     Staged.Observation effect = () -> {
                         long n;
