@@ -27,9 +27,9 @@ public final class Components {
     /** The backend, or why it could not be constructed here. */
     static Optional<IsolationBackend> nativeBackend(StringBuilder why) {
         try {
-            Class<?> settings = Class.forName("io.aasm.backend.nativ.internal.NativeSettings");
+            Class<?> settings = Class.forName("io.aasm.backend.landlockseccomp.internal.LandlockSeccompSettings");
             Object defaults = settings.getMethod("defaults").invoke(null);
-            Class<?> backend = Class.forName("io.aasm.backend.nativ.internal.NativeBackend");
+            Class<?> backend = Class.forName("io.aasm.backend.landlockseccomp.internal.LandlockSeccompBackend");
             return Optional.of((IsolationBackend) backend.getConstructor(settings).newInstance(defaults));
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             why.append("aasm-native could not be constructed: ").append(cause(e));

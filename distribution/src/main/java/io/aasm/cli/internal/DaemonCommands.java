@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code aasm daemon start|stop|status|run}: the resident kernel (docs/resident.md). {@code run} is the
- * kernel itself: the launcher boots a framework for it when it sees exactly {@code daemon run}, so the
+ * kernel itself: the boot jar boots a framework for it when it sees exactly {@code daemon run}, so the
  * command here only has its help and refuses to run inside another face.
  */
 final class DaemonCommands {
@@ -38,7 +38,7 @@ final class DaemonCommands {
     static final class Group extends Commands.Group {
     }
 
-    /** The socket this face's launcher resolved (XDG_RUNTIME_DIR, /run/user/UID or /tmp/aasm-UID). */
+    /** The socket this face's boot jar resolved (XDG_RUNTIME_DIR, /run/user/UID or /tmp/aasm-UID). */
     static Path socket(Invocation inv) {
         return inv.io().residentSocket().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
                 "this aasm was not started by bin/aasm and knows no resident kernel socket"));

@@ -61,7 +61,7 @@ final class DaemonStart {
         return ExitCodes.FAILED_BEFORE_START;
     }
 
-    /** This JVM's command line (java, its options, -jar LAUNCHER) with {@code daemon run}, detached. */
+    /** This JVM's command line (java, its options, -jar BOOT_JAR) with {@code daemon run}, detached. */
     private static List<String> command() {
         ProcessHandle.Info info = ProcessHandle.current().info();
         List<String> cmd = new ArrayList<>();

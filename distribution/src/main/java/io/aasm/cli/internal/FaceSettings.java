@@ -10,7 +10,7 @@ import org.osgi.framework.BundleContext;
 /**
  * What every face reads from the framework once: the distribution home, the version, aasm's protected
  * paths, how long a command waits for a service, and where the resident kernel's socket is (all set
- * by the launcher; empty or defaults in a framework it did not start).
+ * by the boot jar; empty or defaults in a framework it did not start).
  */
 record FaceSettings(Optional<Path> home, String version, List<String> protectedPaths, long serviceTimeoutMillis,
                     Optional<Path> residentSocket) {

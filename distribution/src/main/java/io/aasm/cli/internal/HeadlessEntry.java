@@ -16,8 +16,8 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The command layer's entry for whoever is not a shell: the resident kernel's connections call it as a
- * {@link CommandEntry}; the launcher ({@code bin/aasm}) finds it by JDK type and property
- * {@code aasm.cli.entry=headless} and passes one call as a map ({@link LauncherCall}). Registered without
+ * {@link CommandEntry}; the boot jar ({@code bin/aasm}) finds it by JDK type and property
+ * {@code aasm.cli.entry=headless} and passes one call as a map ({@link BootCall}). Registered without
  * waiting for the kernel, so help and usage errors never wait; commands that need a service wait for it
  * with a timeout.
  */
@@ -74,7 +74,7 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
 
     @Override
     public int applyAsInt(Map<String, Object> call) {
-        return execute(LauncherCall.read(call));
+        return execute(BootCall.read(call));
     }
 
     @Override

@@ -5,7 +5,7 @@ import io.aasm.ports.kernel.LaunchSession;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Forwards the launcher's signals to a running session: the first reaches the program as the signal
+ * Forwards the boot jar's signals to a running session: the first reaches the program as the signal
  * that was sent (SIGINT stays SIGINT, so the program's status is 130, not 143), or as a graceful end
  * where the backend cannot deliver it; any further one ends the tree at once. A signal that arrived
  * between the pre-launch check and the installation of the forwarder is replayed, so none is lost.

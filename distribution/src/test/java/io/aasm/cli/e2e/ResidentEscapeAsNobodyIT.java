@@ -43,7 +43,7 @@ class ResidentEscapeAsNobodyIT {
         Path base = SocketAttacker.outsideEveryGrant("nobody-");
         own(base, "rwxr-xr-x");
         Aasm.Result readable = Aasm.command(base, Map.of(), asNobody(List.of("/bin/sh", "-c",
-                "test -r " + Aasm.DIST.resolve("lib/aasm-launcher.jar") + " && test -x " + Aasm.DIST.resolve("bin/aasm"))));
+                "test -r " + Aasm.DIST.resolve("lib/aasm-boot.jar") + " && test -x " + Aasm.DIST.resolve("bin/aasm"))));
         Assumptions.assumeTrue(readable.exit() == 0, "environment cannot host this check: uid 65534 cannot read the"
                 + " installation at " + Aasm.DIST);
         Path cache = Files.createDirectory(base.resolve("cache"));

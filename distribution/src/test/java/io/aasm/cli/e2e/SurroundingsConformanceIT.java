@@ -100,7 +100,7 @@ class SurroundingsConformanceIT {
         Path base = SocketAttacker.outsideEveryGrant("surr-nobody-");
         own(base, "rwxr-xr-x");
         Aasm.Result readable = Aasm.command(base, Map.of(), asNobody(List.of("/bin/sh", "-c",
-                "test -r " + Aasm.DIST.resolve("lib/aasm-launcher.jar") + " && test -x " + Aasm.DIST.resolve("bin/aasm"))));
+                "test -r " + Aasm.DIST.resolve("lib/aasm-boot.jar") + " && test -x " + Aasm.DIST.resolve("bin/aasm"))));
         Assumptions.assumeTrue(readable.exit() == 0, "environment cannot host this check: uid 65534 cannot read the"
                 + " installation at " + Aasm.DIST);
         Map<String, String> env = new HashMap<>();

@@ -30,7 +30,7 @@ public final class SuiteRunner {
     public static final String NONE = "none";
 
     private final IsolationKernel kernel;
-    private final Launcher launcher;
+    private final TrialRunner launcher;
     private final Optional<Path> aasmHome;
 
     public SuiteRunner(IsolationKernel kernel) {
@@ -40,7 +40,7 @@ public final class SuiteRunner {
     /** {@code aasmHome}: the installation the suite runs in, which the distribution-level scenarios need. */
     public SuiteRunner(IsolationKernel kernel, Optional<Path> aasmHome) {
         this.kernel = kernel;
-        this.launcher = new Launcher(kernel);
+        this.launcher = new TrialRunner(kernel);
         this.aasmHome = aasmHome;
     }
 

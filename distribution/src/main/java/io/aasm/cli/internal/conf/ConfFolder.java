@@ -22,8 +22,8 @@ import org.osgi.service.metatype.MetaTypeService;
  * The operator's {@code conf/*.cfg} files, applied to Configuration Admin after a check against the
  * metatype of their PID.
  *
- * <p>At activation every file is applied at once, before the launcher starts the bundles whose
- * components read configuration: the launcher waits for this component's {@link Supplier} service
+ * <p>At activation every file is applied at once, before the boot jar starts the bundles whose
+ * components read configuration: the boot jar waits for this component's {@link Supplier} service
  * (JDK type, property {@value #SIGNAL}) and prints the problems it returns, so no launch ever runs
  * with a configuration that was not yet applied. Afterwards FileInstall, which watches {@code conf/}
  * in the shell and the resident kernel, reports changes here: this installer ranks above

@@ -37,7 +37,7 @@ import org.osgi.service.component.annotations.Reference;
  * <p>Start-up order matters for safety: the lock file next to the socket is taken first (one kernel per
  * socket), then a socket file nobody listens on is removed as stale, then the new socket is bound and
  * made 0600 before it listens. Once it listens, it registers a {@code Supplier} of its status with
- * {@code aasm.resident=listening}: what the launcher's {@code daemon run} waits for (JDK types only).
+ * {@code aasm.resident=listening}: what the boot jar's {@code daemon run} waits for (JDK types only).
  */
 @Component(immediate = true)
 public final class ResidentServer implements Connection.Server {

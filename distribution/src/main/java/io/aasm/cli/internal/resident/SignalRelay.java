@@ -6,7 +6,7 @@ import java.util.function.IntConsumer;
 
 /**
  * Reads a client's signal frames while its command runs and hands each signal over exactly as the
- * cold launcher's handlers do ({@code firstSignal} before launch, {@code onSignal} once a program
+ * cold boot jar's handlers do ({@code firstSignal} before launch, {@code onSignal} once a program
  * runs). The end of the connection before the status went out means the client is gone: the tree is
  * asked to end (SIGTERM, not SIGHUP: the forwarder hands a SIGHUP to the program alone, as itself, and
  * without a boundary its grandchildren would then outlive it; a SIGTERM the backend cannot relay becomes

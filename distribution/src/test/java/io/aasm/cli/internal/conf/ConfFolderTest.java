@@ -163,19 +163,19 @@ class ConfFolderTest {
 
     @Test
     void aFileForABundleResolvedLaterIsAppliedWhenItResolves() throws Exception {
-        Files.writeString(conf.resolve("io.aasm.backend.nativ.cfg"), "max.landlock.abi = 3\n");
+        Files.writeString(conf.resolve("io.aasm.backend.landlockseccomp.cfg"), "max.landlock.abi = 3\n");
         ConfFolder f = new ConfFolder(Optional.of(conf), osgi.cm, new Metatypes(osgi.context(), osgi.metatype),
                 log::add, Optional.of(osgi.context()));
         try {
-            assertTrue(f.get().get(0).contains("no installed component has the configuration PID 'io.aasm.backend.nativ'"),
+            assertTrue(f.get().get(0).contains("no installed component has the configuration PID 'io.aasm.backend.landlockseccomp'"),
                     f.get().toString());
-            assertNull(inEffect("io.aasm.backend.nativ"));
+            assertNull(inEffect("io.aasm.backend.landlockseccomp"));
             // what a backend dropped into deploy/ does: installed, then resolved before it starts
             osgi.context().installBundle(ConfFramework.jar("jna-").toURI().toString());
             osgi.context().installBundle(ConfFramework.sibling("adapter-landlock-seccomp"));
             osgi.framework.adapt(org.osgi.framework.wiring.FrameworkWiring.class).resolveBundles(null);
-            assertEquals(List.of("conf/io.aasm.backend.nativ.cfg applied to io.aasm.backend.nativ"), log);
-            assertEquals(3, inEffect("io.aasm.backend.nativ").get("max.landlock.abi"));
+            assertEquals(List.of("conf/io.aasm.backend.landlockseccomp.cfg applied to io.aasm.backend.landlockseccomp"), log);
+            assertEquals(3, inEffect("io.aasm.backend.landlockseccomp").get("max.landlock.abi"));
         } finally {
             f.deactivate();
         }

@@ -49,7 +49,7 @@ public final class KernelComponent implements IsolationKernel {
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
     private volatile List<AuditLog> auditLogs = List.of();
-    private final Launcher launcher = new Launcher(new Auditor(() -> auditLogs));
+    private final LaunchRunner launcher = new LaunchRunner(new Auditor(() -> auditLogs));
     private volatile WalkOrder walkOrder;
     private volatile List<String> protectedPaths = List.of();
     private volatile List<InstalledBackend> backends = List.of();

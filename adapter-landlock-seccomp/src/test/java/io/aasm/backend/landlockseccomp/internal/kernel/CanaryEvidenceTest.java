@@ -1,0 +1,89 @@
+package io.aasm.backend.landlockseccomp.internal.kernel;
+
+import static io.aasm.backend.landlockseccomp.internal.kernel.Harness.read;
+import static io.aasm.backend.landlockseccomp.internal.kernel.Harness.req;
+import static io.aasm.backend.landlockseccomp.internal.kernel.Harness.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aasm.backend.landlockseccomp.internal.LandlockSeccompBackend;
+import io.aasm.backend.landlockseccomp.internal.LandlockSeccompSettings;
+import io.aasm.ports.backend.CredentialPosture;
+import io.aasm.ports.backend.ExecutionSpec;
+import io.aasm.ports.backend.ExitDisposition;
+import io.aasm.ports.backend.IdentityRef;
+import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.evidence.EnforcementEvidence;
+import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A launch of the real backend carries one canary per prevented domain: each denial becomes a DECISION
+ * record tied to the launch by one nonce, which is what lets the post-run report say "denied before
+ * execution". Control: the same launch without canaries has no decision record at all. (That a canary
+ * which gets through refuses the launch is LauncherCanaryTest's, against a deliberately broken boundary.)
+ */
+class CanaryEvidenceTest {
+    @TempDir
+    Path tmp;
+
+    private static final Set<CapabilityDomain> CANARIED = Set.of(CapabilityDomain.FILESYSTEM_READ,
+            CapabilityDomain.FILESYSTEM_WRITE, CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL,
+            CapabilityDomain.PROCESS_CREATION, CapabilityDomain.IPC);
+
+    private ExecutionSpec spec(Path out) {
+        List<ControlRequirement> reqs = List.of(read(), write(out.toString()),
+                req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()),
+                req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("ptrace", "mkdir"))),
+                req(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain()),
+                req(CapabilityDomain.IPC, new Scope.WholeDomain()));
+        // /bin/true itself: process creation is denied, so no shell may fork an actor here.
+        return new ExecutionSpec("/bin/true", List.of(), tmp.toString(), IdentityRef.anonymous(), reqs, Map.of(),
+                CredentialPosture.none(), new Stdio.Inherit());
+    }
+
+    @Test
+    void everyPreventedDomainHasItsCanaryDenialAsDecisionEvidence() throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        var execution = Harness.shared().start(spec(out));
+        assertEquals(new ExitDisposition.Exited(0), execution.await());
+        EnforcementEvidence ev = execution.evidence();
+        List<EvidenceRecord> decisions = ev.records().stream().filter(r -> r.kind() == EvidenceKind.DECISION).toList();
+        assertEquals(CANARIED, decisions.stream().map(r -> r.domain().orElseThrow()).collect(Collectors.toSet()),
+                decisions.toString());
+        for (CapabilityDomain d : CANARIED) {
+            assertTrue(ev.supportsPreventionClaim(d), d.token());
+        }
+        Set<String> nonces = decisions.stream().map(r -> r.detail().split(" ")[1].replace(":", ""))
+                .collect(Collectors.toSet());
+        assertEquals(1, nonces.size(), "one nonce ties every record to this launch: " + decisions);
+        assertTrue(decisions.stream().anyMatch(r -> r.detail().contains("mkdir(2)")), decisions.toString());
+    }
+
+    @Test
+    void withoutCanariesNoDecisionIsClaimed() throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        LandlockSeccompBackend plain = new LandlockSeccompBackend(LandlockSeccompSettings.defaults().withProbeCacheDir(Harness.cacheDir())
+                .withoutCanaries());
+        var execution = new Harness(plain).start(spec(out));
+        assertEquals(new ExitDisposition.Exited(0), execution.await());
+        EnforcementEvidence ev = execution.evidence();
+        assertFalse(ev.records().stream().anyMatch(r -> r.kind() == EvidenceKind.DECISION), ev.toString());
+        for (CapabilityDomain d : CANARIED) {
+            assertFalse(ev.supportsPreventionClaim(d), d.token());
+        }
+    }
+}
