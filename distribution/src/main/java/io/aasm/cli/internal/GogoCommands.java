@@ -1,23 +1,15 @@
 package io.aasm.cli.internal;
 
 import io.aasm.ports.backend.Stdio;
-import io.aasm.ports.audit.AuditLog;
-import io.aasm.ports.conformance.ConformanceSuite;
-import io.aasm.ports.kernel.IsolationKernel;
-import io.aasm.ports.report.ReportRenderer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The Gogo face: {@code aasm:run}, {@code aasm:backends}, {@code aasm:probe}, {@code aasm:policy},
@@ -38,54 +30,14 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
     "osgi.command.function=audit",
     "osgi.command.function=status"})
 public final class GogoCommands {
-    private final ServiceGate<IsolationKernel> kernel = new ServiceGate<>();
-    private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
-    private final ServiceGate<AuditLog> audit = new ServiceGate<>();
-    private final ReportFormats formats = new ReportFormats();
+    private final CommandServices services;
     private final FaceSettings settings;
     private volatile int lastStatus;
 
     @Activate
-    public GogoCommands(BundleContext ctx) {
+    public GogoCommands(BundleContext ctx, @Reference CommandServices services) {
+        this.services = services;
         this.settings = FaceSettings.of(ctx);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    void bindKernel(IsolationKernel k) {
-        kernel.bind(k);
-    }
-
-    void unbindKernel(IsolationKernel k) {
-        kernel.unbind(k);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    void bindSuite(ConformanceSuite s) {
-        suite.bind(s);
-    }
-
-    void unbindSuite(ConformanceSuite s) {
-        suite.unbind(s);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    void bindAudit(AuditLog log) {
-        audit.bind(log);
-    }
-
-    void unbindAudit(AuditLog log) {
-        audit.unbind(log);
-    }
-
-    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
-        formats.bind(renderer, props);
-    }
-
-    void unbindRenderer(ReportRenderer renderer) {
-        formats.unbind(renderer);
     }
 
     public void run(String... args) {
@@ -132,6 +84,6 @@ public final class GogoCommands {
                 System.in, System.out, System.err, new Stdio.Inherit(),
                 new CommandInvocation.Caller(CommandInvocation.Face.SHELL, ProcessHandle.current().pid(), -1),
                 new AtomicInteger(), new AtomicReference<>(), List.of());
-        lastStatus = AasmCli.execute(new Invocation(new CliIo(call, settings), kernel, suite, formats, audit));
+        lastStatus = AasmCli.execute(services.invocation(new CliIo(call, settings)));
     }
 }
