@@ -52,6 +52,7 @@ class SurroundingsConformanceIT {
         try {
             Map<String, String> env = new HashMap<>(kernel.env());
             env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            env.put("XDG_STATE_HOME", privateState());
             judge(runFamily(List.of(), Aasm.tempDir("surr-sandlock-cwd"), env, "sandlock"), true, "sandlock");
         } finally {
             kernel.close();
@@ -65,6 +66,7 @@ class SurroundingsConformanceIT {
         try {
             Map<String, String> env = new HashMap<>(kernel.env());
             env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            env.put("XDG_STATE_HOME", privateState());
             judge(runFamily(List.of(), Aasm.tempDir("surr-cwd"), env, "aasm-native"), true, "aasm-native");
         } finally {
             kernel.close();
@@ -86,6 +88,7 @@ class SurroundingsConformanceIT {
         try {
             Map<String, String> env = new HashMap<>(kernel.env());
             env.put("XDG_CACHE_HOME", Aasm.CACHE.toString());
+            env.put("XDG_STATE_HOME", privateState());
             judge(runFamily(List.of(), Aasm.tempDir("surr-container-cwd"), env, "aasm-container"), true, "aasm-container");
         } finally {
             kernel.close();
@@ -121,6 +124,14 @@ class SurroundingsConformanceIT {
         } finally {
             Aasm.command(base.resolve("home"), env, asNobody(List.of(aasm, "daemon", "stop")));
         }
+    }
+
+    /**
+     * A state folder of the test's own: the audit-log scenario damages the log for real under {@code none}
+     * (and puts it back), which must never touch the invoking user's own log.
+     */
+    private static String privateState() throws Exception {
+        return SocketAttacker.outsideEveryGrant("surr-state-").toString();
     }
 
     /** Runs the family in the shell (as {@code prefix}'s user) and returns the cells of its results file. */

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 
 /**
  * What a program leaves for aasm or for the next launch: a forged entry in the native backend's probe
- * cache under a write grant of aasm's cache, and a symlink planted where a later policy grants a path.
+ * cache under a write grant of aasm's cache, a forged or rewritten audit log ({@link AuditLogScenario}), and a symlink planted where a later policy grants a path.
  * The links are planted by the suite, which runs as the uid every launch runs as, so they are owned
  * exactly as a previous launch's would be. A grant followed through a link is honest only when the report
  * names the folder it resolved to: the effect is data written or read outside what the reports name.
@@ -28,7 +28,7 @@ final class StateScenarios {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     static List<Scenario> all() {
-        return List.of(probeCache(), link("surr-grant-symlink-write-planted", true),
+        return List.of(probeCache(), AuditLogScenario.tamper(), link("surr-grant-symlink-write-planted", true),
                 link("surr-grant-symlink-read-planted", false));
     }
 
