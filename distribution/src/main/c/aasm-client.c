@@ -50,9 +50,16 @@ static void die(const char *what) {
     exit(FAILED_BEFORE_START);
 }
 
-/* Same rule as the daemon (ResidentSocket.java): $XDG_RUNTIME_DIR, else /run/user/<uid>, else /tmp/aasm-<uid>. */
+/*
+ * Same rule as the boot jar (ResidentPath.java) and bin/aasm: $XDG_RUNTIME_DIR, else /run/user/<uid> when it is
+ * the user's, else aasm's cache ($XDG_CACHE_HOME/aasm/run, else $HOME/.cache/aasm/run). Never /tmp: the runtime
+ * directory is one of aasm's protected paths, and a backend that cannot keep it read-only beneath a write grant
+ * (sandlock) would refuse every write grant of /tmp.
+ */
 static void socket_path(char *out, size_t n) {
     const char *xdg = getenv("XDG_RUNTIME_DIR");
+    const char *cache = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
     struct stat st;
     char run[64];
     snprintf(run, sizeof run, "/run/user/%u", (unsigned) getuid());
@@ -60,8 +67,10 @@ static void socket_path(char *out, size_t n) {
         snprintf(out, n, "%s/aasm.sock", xdg);
     } else if (stat(run, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid()) {
         snprintf(out, n, "%s/aasm.sock", run);
+    } else if (cache && cache[0] == '/') {
+        snprintf(out, n, "%s/aasm/run/aasm.sock", cache);
     } else {
-        snprintf(out, n, "/tmp/aasm-%u/aasm.sock", (unsigned) getuid());
+        snprintf(out, n, "%s/.cache/aasm/run/aasm.sock", home && home[0] == '/' ? home : "/nonexistent");
     }
 }
 

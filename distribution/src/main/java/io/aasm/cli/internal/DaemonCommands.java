@@ -34,11 +34,11 @@ final class DaemonCommands {
     @Command(name = "daemon", mixinStandardHelpOptions = true, commandListHeading = "Commands:%n",
             description = {"The resident kernel: `aasm run` in tens of milliseconds.",
                 "One Felix kernel kept running, serving `aasm run` from bin/aasm-client over a Unix socket in"
-                    + " $XDG_RUNTIME_DIR (see docs/resident.md)."})
+                    + " $XDG_RUNTIME_DIR (else /run/user/UID, else $XDG_CACHE_HOME/aasm/run; see docs/resident.md)."})
     static final class Group extends Commands.Group {
     }
 
-    /** The socket this face's boot jar resolved (XDG_RUNTIME_DIR, /run/user/UID or /tmp/aasm-UID). */
+    /** The socket this face's boot jar resolved (XDG_RUNTIME_DIR, /run/user/UID or $XDG_CACHE_HOME/aasm/run). */
     static Path socket(Invocation inv) {
         return inv.io().residentSocket().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
                 "this aasm was not started by bin/aasm and knows no resident kernel socket"));

@@ -120,8 +120,7 @@ class TerminalIT {
         String read = script.getParent().toString();
         Path policy = Files.writeString(script.getParent().resolve("policy.yaml"), "apiVersion: aasm/v1\nkind: Policy\n"
                 + "filesystem:\n  read: {allow: [/usr, /bin, /lib, /lib64, /etc, " + read + "]}\n"
-                // a scratch folder of the test's own, not /tmp: without XDG_RUNTIME_DIR (CI) aasm's runtime
-                // directory is /tmp/aasm-UID, which sandlock cannot keep read-only beneath a /tmp write grant
+                // a scratch folder of the test's own, not /tmp, which other tests share
                 + "  write: {allow: [" + Aasm.outsideTmp("inject-scratch") + "]}\n");
         for (Map<String, String> env : List.of(Map.of("AASM_CLIENT", "off"), kernel.env())) {
             JsonNode confined = session("inject", env, "run", "exec", "--isolation", "auto", "--isolation-backend", backend,

@@ -10,8 +10,11 @@ import java.util.Set;
 
 /**
  * Where the resident kernel's socket lives: {@code $XDG_RUNTIME_DIR/aasm.sock}, else
- * {@code /run/user/<uid>/aasm.sock}, else {@code /tmp/aasm-<uid>/aasm.sock} in a 0700 directory the
- * user owns. The C client (src/main/c/aasm-client.c) applies the same rule.
+ * {@code /run/user/<uid>/aasm.sock} when that directory is the user's, else {@code run/aasm.sock} in
+ * aasm's cache ({@code $XDG_CACHE_HOME/aasm/run}, else {@code $HOME/.cache/aasm/run}), a 0700 directory
+ * the user owns. Never under /tmp: the runtime directory is one of aasm's protected paths, and a backend
+ * that cannot keep it read-only beneath a write grant (sandlock) would then refuse every write grant of
+ * /tmp. The sh front ({@code bin/aasm}) and the C client (src/main/c/aasm-client.c) apply the same rule.
  */
 public final class ResidentPath {
     private ResidentPath() {
@@ -37,20 +40,32 @@ public final class ResidentPath {
                 return run.resolve("aasm.sock");
             }
         } catch (IOException e) {
-            // fall through to /tmp
+            // fall through to the cache
         }
-        return Path.of("/tmp/aasm-" + uid, "aasm.sock");
+        return fallbackDir().resolve("aasm.sock");
+    }
+
+    /** {@code $XDG_CACHE_HOME/aasm/run}, else {@code $HOME/.cache/aasm/run} (else the password database's home). */
+    static Path fallbackDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && xdg.startsWith("/")) {
+            return Path.of(xdg, "aasm", "run");
+        }
+        String home = System.getenv("HOME");
+        return Path.of(home != null && home.startsWith("/") ? home : System.getProperty("user.home"), ".cache", "aasm",
+                "run");
     }
 
     /** Creates the socket's directory when it is ours to create, and refuses one another user could enter. */
     public static void prepareDirectory(Path socket) throws IOException {
         Path dir = socket.getParent();
-        if (!dir.toString().startsWith("/tmp/aasm-")) {
+        if (!dir.equals(fallbackDir())) {
             Files.createDirectories(dir);
             return;
         }
         Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rwx------");
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(dir.getParent(), PosixFilePermissions.asFileAttribute(owner));
             try {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(owner));
             } catch (java.nio.file.FileAlreadyExistsException e) {
