@@ -188,7 +188,7 @@ final class Commands {
 
     @Command(name = "shell", mixinStandardHelpOptions = true,
             description = "Starts the interactive Felix Gogo shell with the aasm:* commands (aasm:run, aasm:backends,"
-                    + " aasm:probe, aasm:policy, aasm:version, aasm:daemon, aasm:conformance, aasm:status) and hot"
+                    + " aasm:probe, aasm:policy, aasm:version, aasm:daemon, aasm:conformance, aasm:audit, aasm:status) and hot"
                     + " deploy from deploy/. Only as `bin/aasm shell`.")
     static final class Shell implements Callable<Integer> {
         private final Invocation inv;

@@ -13,7 +13,7 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * The Gogo face: {@code aasm:run}, {@code aasm:backends}, {@code aasm:probe}, {@code aasm:policy},
- * {@code aasm:version}, {@code aasm:daemon}, {@code aasm:conformance}, each a thin wrapper over the same
+ * {@code aasm:version}, {@code aasm:daemon}, {@code aasm:conformance}, {@code aasm:audit}, each a thin wrapper over the same
  * command layer as the headless CLI. Gogo redirects System.in/out/err per session (ThreadIO), so the
  * commands print there. The last exit status is kept for {@code aasm:status}. No Gogo type is used, so
  * this bundle resolves without the shell bundles. Immediate, so the last status survives between calls.
