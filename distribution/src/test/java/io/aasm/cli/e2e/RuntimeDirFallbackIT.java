@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -91,5 +92,67 @@ class RuntimeDirFallbackIT {
         Aasm.Result control = run("aasm-native", List.of(Aasm.CACHE), "echo ran > " + ordinary + "/planted.sock");
         assertEquals(0, control.exit(), control.toString());
         assertEquals("ran\n", Files.readString(ordinary.resolve("planted.sock")), control.toString());
+    }
+
+    /**
+     * As uid 65534 (no /run/user of its own) the boot jar makes the fallback in that user's cache, and
+     * bin/aasm and its C client find the kernel there by the same rule: before {@code daemon start} the client
+     * names exactly that socket and runs cold (the control); after it, a run through bin/aasm reaches the
+     * kernel, whose request log next to the socket gains a line.
+     */
+    @Test
+    void theBootJarTheShFrontAndTheClientAgreeForAnUnprivilegedUser() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")) && "0".equals(new String(
+                new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).strip()),
+                "environment cannot host this check: switching to uid 65534 needs root and setpriv");
+        Assumptions.assumeFalse(Files.isDirectory(Path.of("/run/user/65534")), "environment cannot host this check:"
+                + " /run/user/65534 exists");
+        Path base = SocketAttacker.outsideEveryGrant("rtdir-nobody-");
+        own(base, "rwxr-xr-x");
+        for (String d : List.of("cache", "home")) {
+            own(Files.createDirectory(base.resolve(d)), "rwx------");
+        }
+        Map<String, String> env = new HashMap<>(Map.of("XDG_CACHE_HOME", base.resolve("cache").toString(),
+                "HOME", base.resolve("home").toString()));
+        Path sock = base.resolve("cache/aasm/run/aasm.sock");
+        Aasm.Result cold = asNobody(base, env, "bin/aasm-client", "run", "exec", "--isolation", "none", "--", "/bin/true");
+        assertEquals(0, cold.exit(), cold.toString());
+        assertTrue(cold.err().contains("no resident kernel at " + sock + "; running cold"), cold.toString());
+        Aasm.Result start = asNobody(base, env, "bin/aasm", "daemon", "start");
+        assertEquals(0, start.exit(), start.toString());
+        try {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(sock.getParent())));
+            assertEquals(65534, Files.getAttribute(sock.getParent(), "unix:uid"));
+            Path requests = sock.resolveSibling("aasm-requests.log");
+            long before = Files.exists(requests) ? Files.readAllLines(requests).size() : 0;
+            Aasm.Result resident = asNobody(base, env, "bin/aasm", "run", "exec", "--isolation", "none", "--", "/bin/true");
+            assertEquals(0, resident.exit(), resident.toString());
+            assertFalse(resident.err().contains("running cold"), resident.toString());
+            // the kernel may log the request just after it answered: wait for the line, boundedly
+            for (int i = 0; i < 100 && (!Files.exists(requests) || Files.readAllLines(requests).size() <= before); i++) {
+                Thread.sleep(100);
+            }
+            assertTrue(Files.readAllLines(requests).size() > before, "the kernel logged no request: " + resident);
+            Aasm.Result status = asNobody(base, env, "bin/aasm", "daemon", "status", "--json");
+            assertTrue(status.out().contains("\"socket\": \"" + sock + "\""), status.toString());
+        } finally {
+            asNobody(base, env, "bin/aasm", "daemon", "stop");
+        }
+    }
+
+    /** {@code program} (bin/aasm or bin/aasm-client) as uid 65534, without XDG_RUNTIME_DIR; its state in its home. */
+    private static Aasm.Result asNobody(Path base, Map<String, String> env, String program, String... args)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                "/usr/bin/env", "-u", "XDG_RUNTIME_DIR", "-u", "XDG_STATE_HOME",
+                Aasm.DIST.toAbsolutePath().resolve(program).toString()));
+        cmd.addAll(List.of(args));
+        return Aasm.command(base.resolve("home"), env, cmd);
+    }
+
+    private static void own(Path p, String mode) throws Exception {
+        Files.setAttribute(p, "unix:uid", 65534);
+        Files.setAttribute(p, "unix:gid", 65534);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
     }
 }
