@@ -71,6 +71,23 @@ class RuntimeDirFallbackIT {
             assertEquals(125, over.exit(), over.toString());
             assertTrue(over.err().contains("write grant " + Aasm.CACHE), over.toString());
             assertFalse(Files.exists(inTmp.resolve("marker")), "a refused launch ran its program: " + over);
+            // what the old fallback (/tmp/aasm-UID) did: a runtime directory under /tmp, here named through
+            // XDG_RUNTIME_DIR, makes sandlock refuse the very /tmp grant the first run was given
+            Path oldStyle = Files.createTempDirectory(Path.of("/tmp"), "aasm-rtdir-old-");
+            try {
+                Aasm.Result old = Aasm.command(scratch, Map.of("AASM_CLIENT", "off", "XDG_RUNTIME_DIR",
+                        oldStyle.toString()), List.of(Aasm.DIST.resolve("bin/aasm").toString(), "run", "exec",
+                        "--isolation", "process", "--isolation-backend", "sandlock", "--policy",
+                        Files.writeString(scratch.resolve("tmp-only.yaml"), "apiVersion: aasm/v1\nkind: Policy\n"
+                                + "filesystem:\n  read: {allow: [/usr, /bin, /lib, /lib64, /etc]}\n"
+                                + "  write: {allow: [/tmp]}\n").toString(),
+                        "--", "/bin/sh", "-c", "/bin/sh -c 'echo ran > " + inTmp + "/marker'"));
+                assertEquals(125, old.exit(), old.toString());
+                assertTrue(old.err().contains("write grant /tmp covers aasm's own state " + oldStyle), old.toString());
+                assertFalse(Files.exists(inTmp.resolve("marker")), "a refused launch ran its program: " + old);
+            } finally {
+                Files.deleteIfExists(oldStyle);
+            }
         } finally {
             Files.deleteIfExists(inTmp.resolve("marker"));
             Files.deleteIfExists(inTmp);
