@@ -110,6 +110,21 @@ class RealSandlockCanaryTest {
         }
     }
 
+    /** With an egress rule, sandlock's mediation answers ECONNREFUSED: still a denial of the canary's connect. */
+    @Test
+    void egressWithARuleIsDeniedToo() throws Exception {
+        Path w = Files.createDirectories(dir.resolve("w"));
+        backend = Fixtures.realOrCannotHost(dir, Path.of("/sys"), true);
+        List<ControlRequirement> reqs = List.of(Fixtures.reads(), Fixtures.req(CapabilityDomain.NETWORK_EGRESS,
+                new Scope.Egress(List.of(new io.aasm.ports.policy.EgressGrant(io.aasm.ports.policy.Protocol.TCP,
+                        "127.0.0.1", 9, 9)))));
+        ExecutionSpec spec = Fixtures.spec("/bin/sh", List.of("-c", "true"), reqs, Map.of());
+        Ran ran = run(Fixtures.plan(spec));
+        assertEquals(0, ran.status(), ran.evidence().toString());
+        assertEquals(Set.of(CapabilityDomain.FILESYSTEM_READ, CapabilityDomain.NETWORK_EGRESS), ran.decided(),
+                ran.evidence().toString());
+    }
+
     /** For each kind, the domain's rule is omitted by a test-only lowering: the canary gets through. */
     @ParameterizedTest
     @EnumSource(names = {"FILESYSTEM_READ", "FILESYSTEM_WRITE", "NETWORK_EGRESS", "SYSCALL", "PROCESS_CREATION", "IPC"})
