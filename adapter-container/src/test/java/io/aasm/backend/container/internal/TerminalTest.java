@@ -37,9 +37,9 @@ class TerminalTest {
         java.io.ByteArrayOutputStream screen = new java.io.ByteArrayOutputStream();
         Thread drain = new Thread(() -> {
             byte[] b = new byte[4096];
-            for (int n; (n = Fds.C.read(master, b, b.length)) > 0; ) {
+            for (long n; (n = Fds.C.read(master, b, b.length)) > 0; ) {
                 synchronized (screen) {
-                    screen.write(b, 0, n); // the caller's screen: what the program printed
+                    screen.write(b, 0, (int) n); // the caller's screen: what the program printed
                 }
             }
         });
