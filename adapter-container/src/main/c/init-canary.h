@@ -5,6 +5,7 @@
  * domain the launch claims to prevent:
  *
  *   canary:read=<path>    open(O_RDONLY) of a host file aasm made outside the view       filesystem_read
+ *   canary:write=<path>   creation of a file in a read-granted (read-only) folder          filesystem_write
  *   canary:port=<n>       TCP connect to 127.0.0.1:<n>, where the supervisor listens on the host  network_egress
  *   canary:sys=<nr>       a syscall the profile denies, every argument -1 (changes nothing)       syscall
  *   canary:signal=<pid>   signal 0 to the supervisor's host pid, outside the container            ipc
@@ -42,6 +43,11 @@ static void canary_one(const char *a) {
         if (fd >= 0) close(fd);
         /* ENOENT: the file exists on the host (aasm made it) but not in the container's view */
         canary_note("filesystem_read", fd >= 0, err, err == ENOENT || err == EACCES || err == EPERM);
+    } else if (!strncmp(a, "canary:write=/", 14)) {
+        int fd = open(a + 13, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int err = errno;
+        if (fd >= 0) close(fd); /* left for the supervisor, which sees it from outside and removes it */
+        canary_note("filesystem_write", fd >= 0, err, err == EROFS || err == EACCES || err == EPERM);
     } else if (!strncmp(a, "canary:port=", 12)) {
         int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         int r = -1, err = errno;

@@ -48,7 +48,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ContainerCanaryTest {
     private static final Set<CapabilityDomain> CANARIED = EnumSet.of(CapabilityDomain.FILESYSTEM_READ,
-            CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL, CapabilityDomain.IPC);
+            CapabilityDomain.FILESYSTEM_WRITE, CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL,
+            CapabilityDomain.IPC);
     private static ContainerBackend off;
 
     @TempDir
@@ -62,7 +63,9 @@ class ContainerCanaryTest {
     }
 
     private ExecutionSpec spec(Stdio stdio) {
-        List<ControlRequirement> reqs = new ArrayList<>(List.of(Harness.read(), Harness.write(t.resolve("w").toString()),
+        // t/ro: the most specific read grant, so the write canary tries its read-only folder (not a system one)
+        List<ControlRequirement> reqs = new ArrayList<>(List.of(Harness.read(t.resolve("ro").toString()),
+                Harness.write(t.resolve("w").toString()),
                 Harness.req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()),
                 Harness.req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("mkdir"))),
                 Harness.req(CapabilityDomain.IPC, new Scope.WholeDomain())));
@@ -81,6 +84,7 @@ class ContainerCanaryTest {
 
     private Ran run(ContainerBackend b, UnaryOperator<ContainerPlan> tamper) throws Exception {
         Files.createDirectories(t.resolve("w"));
+        Files.createDirectories(t.resolve("ro"));
         Path err = t.resolve("err-" + System.nanoTime());
         int i = Fds.readFrom(Files.write(t.resolve("in"), new byte[0]));
         int o = Fds.writeTo(t.resolve("out"));
@@ -120,11 +124,14 @@ class ContainerCanaryTest {
         assertEquals("ran\n", Files.readString(t.resolve("w/marker")), "the program ran after the canaries");
         assertEquals(CANARIED, ran.decided(), ran.evidence().toString());
         assertEquals("to-err\n", ran.err(), "the init's record is stripped: the caller sees the program's bytes only");
+        try (var left = Files.list(t.resolve("ro"))) {
+            assertEquals(List.of(), left.toList(), "the write canary created nothing in the read-only folder");
+        }
     }
 
     /** For each kind, the container's rule is left out by a test-only plan: the canary gets through. */
     @ParameterizedTest
-    @EnumSource(names = {"FILESYSTEM_READ", "NETWORK_EGRESS", "SYSCALL", "IPC"})
+    @EnumSource(names = {"FILESYSTEM_READ", "FILESYSTEM_WRITE", "NETWORK_EGRESS", "SYSCALL", "IPC"})
     void aBrokenContainerRefusesTheLaunchBeforeTheProgram(CapabilityDomain broken) throws Exception {
         Harness h = Harness.shared();
         Ran ran = run(h.backend, p -> broken(p, broken));
@@ -134,9 +141,12 @@ class ContainerCanaryTest {
         assertTrue(ran.evidence().records().stream().anyMatch(r -> r.domain().equals(Optional.of(broken))
                 && r.detail().contains("was NOT denied")), "the evidence names the domain: " + ran.evidence());
         assertTrue(ran.err().contains("canary " + broken.token() + " was NOT denied"), ran.err());
+        try (var left = Files.list(t.resolve("ro"))) {
+            assertEquals(List.of(), left.toList(), "a file the broken write canary made is removed after the run");
+        }
     }
 
-    private static ContainerPlan broken(ContainerPlan p, CapabilityDomain d) {
+    private ContainerPlan broken(ContainerPlan p, CapabilityDomain d) {
         List<Mount> mounts = new ArrayList<>(p.mounts());
         boolean hostNet = p.namespaces().hostNetwork();
         boolean hostPid = p.namespaces().hostPid();
@@ -146,6 +156,8 @@ class ContainerCanaryTest {
                 Path root = Harness.cacheDir().resolveSibling("container-canaries");
                 mounts.add(new Mount.Bind(root.toString(), root.toString(), true));
             }
+            case FILESYSTEM_WRITE -> mounts.replaceAll(m -> m instanceof Mount.Bind b
+                    && b.target().equals(t.resolve("ro").toString()) ? new Mount.Bind(b.source(), b.target(), false) : m);
             case NETWORK_EGRESS -> hostNet = true;
             case SYSCALL -> profile = profile.replaceFirst("\"names\":\\[", "\"names\":[\"mkdir\",");
             case IPC -> hostPid = true;

@@ -69,6 +69,11 @@ public final class CanaryBait implements AutoCloseable {
         return new CanaryBait(choice, kinds, nonce, dir, listener);
     }
 
+    /** Where the write canary tries to create its file: a read-only folder of the view. */
+    private Optional<Path> writeFile() {
+        return choice.writeDir().map(d -> d.resolve(".aasm-canary-" + nonce));
+    }
+
     public Set<CanaryKind> kinds() {
         return kinds;
     }
@@ -91,6 +96,7 @@ public final class CanaryBait implements AutoCloseable {
         for (CanaryKind k : kinds) {
             out.add(switch (k) {
                 case FS_READ -> "canary:read=" + readFile();
+                case FS_WRITE -> "canary:write=" + writeFile().orElseThrow();
                 case EGRESS -> "canary:port=" + port();
                 case SYSCALL -> "canary:sys=" + choice.syscall().orElseThrow().number();
                 case SIGNAL -> "canary:signal=" + ProcessHandle.current().pid();
@@ -103,6 +109,8 @@ public final class CanaryBait implements AutoCloseable {
     public String attempt(CanaryKind kind) {
         return switch (kind) {
             case FS_READ -> "open for reading of the host file " + readFile() + " (outside the container's view)";
+            case FS_WRITE -> "creation of " + writeFile().map(Path::toString).orElse("?")
+                    + " (a read-granted folder, bound read-only, outside every write grant)";
             case EGRESS -> "TCP connect to 127.0.0.1:" + port() + ", where the supervisor listens on the host";
             case SYSCALL -> choice.syscall().map(s -> s.name() + "(2), every argument -1").orElse("?")
                     + " (denied by the launch's seccomp profile)";
@@ -115,7 +123,9 @@ public final class CanaryBait implements AutoCloseable {
     public synchronized Optional<String> escapedFromOutside() {
         if (outside == null) {
             outside = Optional.empty();
-            if (listener.isPresent()) {
+            if (kinds.contains(CanaryKind.FS_WRITE) && writeFile().map(Files::exists).orElse(false)) {
+                outside = Optional.of("filesystem_write: the canary created " + writeFile().get());
+            } else if (listener.isPresent()) {
                 try (SocketChannel reached = listener.get().accept()) {
                     if (reached != null) {
                         outside = Optional.of("network_egress: the canary reached the supervisor's listener on"
@@ -141,6 +151,13 @@ public final class CanaryBait implements AutoCloseable {
                 l.close();
             } catch (IOException e) {
                 // nothing listens any more
+            }
+        });
+        writeFile().ifPresent(f -> {
+            try {
+                Files.deleteIfExists(f); // made only through a broken boundary: seen above, then removed
+            } catch (IOException e) {
+                // named in the evidence; left for the user to remove
             }
         });
         try (Stream<Path> files = Files.walk(dir)) {

@@ -19,15 +19,20 @@ import java.util.Set;
 /**
  * Which canaries a container launch carries: one per domain the plan claims to prevent (the requirements
  * handed in are the enforced ones), and only where a correct container certainly denies the attempt. The
- * read canary's file lives in aasm's own cache, left out when a grant would bind it into the view. No
- * canary without aasm's init (processes stated as none: the program is the container's pid 1), and none
- * for writes yet (see docs/container.md, "Canaries").
+ * read canary's file lives in aasm's own cache, left out when a grant would bind it into the view; the
+ * write canary tries to create a file in a read-granted folder (bound read-only) that no write grant
+ * covers. No canary without aasm's init (processes stated as none: the program is the container's pid 1).
  *
  * @param syscall the denied call the SYSCALL kind makes (name and number); present exactly with that kind
+ * @param writeDir the read-only folder the FS_WRITE kind tries to create a file in; present exactly with it
  */
-public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
+public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Optional<Path> writeDir) {
     public CanaryChoice {
         kinds = kinds.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(kinds));
+    }
+
+    public CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
+        this(kinds, syscall, Optional.empty());
     }
 
     public record Syscall(String name, int number) {
@@ -51,17 +56,24 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
         }
         Set<CanaryKind> kinds = EnumSet.noneOf(CanaryKind.class);
         List<String> grants = new ArrayList<>();
+        List<String> readGrants = new ArrayList<>();
+        List<String> writeGrants = new ArrayList<>();
         Optional<Syscall> syscall = Optional.empty();
         boolean reads = false;
+        boolean writes = false;
         for (ControlRequirement r : enforced) {
             Scope s = r.scope();
             switch (r.domain()) {
                 case FILESYSTEM_READ, FILESYSTEM_WRITE -> {
                     if (s instanceof Scope.Paths p) {
                         grants.addAll(p.paths());
+                        (r.domain() == CapabilityDomain.FILESYSTEM_READ ? readGrants : writeGrants).addAll(p.paths());
                     }
+                    boolean stated = s instanceof Scope.Paths || s instanceof Scope.WholeDomain;
                     if (r.domain() == CapabilityDomain.FILESYSTEM_READ) {
-                        reads = s instanceof Scope.Paths || s instanceof Scope.WholeDomain;
+                        reads = stated;
+                    } else {
+                        writes = stated;
                     }
                 }
                 case NETWORK_EGRESS -> {
@@ -87,7 +99,21 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
         if (reads && !covered(real(root), grants)) {
             kinds.add(CanaryKind.FS_READ);
         }
-        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall));
+        // Read grants are bound read-only only when reads are stated too (else they are writable).
+        Optional<Path> writeDir = reads && writes ? readOnlyFolder(readGrants, writeGrants) : Optional.empty();
+        writeDir.ifPresent(d -> kinds.add(CanaryKind.FS_WRITE));
+        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, writeDir));
+    }
+
+    /**
+     * The most specific read-granted folder (the longest real path: the policy's own rather than a system
+     * folder) that no write grant covers and that holds no write grant, so it is read-only in the view.
+     */
+    private static Optional<Path> readOnlyFolder(List<String> reads, List<String> writes) {
+        List<String> w = writes.stream().map(x -> real(Path.of(x))).toList();
+        return reads.stream().map(x -> real(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
+                .filter(r -> w.stream().noneMatch(x -> Grant.under(r, x) || Grant.under(x, r)))
+                .max(java.util.Comparator.comparingInt(String::length)).map(Path::of);
     }
 
     private static Optional<Syscall> denied(Scope s, Map<String, Integer> numbers) {

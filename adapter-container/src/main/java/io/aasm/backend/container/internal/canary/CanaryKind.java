@@ -5,6 +5,7 @@ import io.aasm.ports.capability.CapabilityDomain;
 /** The canaries the container's init can make (init-canary.h), each speaking for one domain. */
 public enum CanaryKind {
     FS_READ(CapabilityDomain.FILESYSTEM_READ),
+    FS_WRITE(CapabilityDomain.FILESYSTEM_WRITE),
     EGRESS(CapabilityDomain.NETWORK_EGRESS),
     SYSCALL(CapabilityDomain.SYSCALL),
     SIGNAL(CapabilityDomain.IPC);
