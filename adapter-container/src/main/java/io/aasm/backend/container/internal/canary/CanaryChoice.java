@@ -106,12 +106,16 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
     }
 
     /**
-     * The most specific read-granted folder (the longest real path: the policy's own rather than a system
-     * folder) that no write grant covers and that holds no write grant, so it is read-only in the view.
+     * The most specific read-granted folder (the longest path: the policy's own rather than a system folder)
+     * that no write grant covers and that holds no write grant, so it is read-only in the view. Only a grant
+     * that is its own real path (the same folder inside and outside), and never the engine's own /proc,
+     * /dev or /sys (its /dev is a writable tmpfs of the container's).
      */
     private static Optional<Path> readOnlyFolder(List<String> reads, List<String> writes) {
         List<String> w = writes.stream().map(x -> real(Path.of(x))).toList();
-        return reads.stream().map(x -> real(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
+        return reads.stream().filter(x -> real(Path.of(x)).equals(Path.of(x).toAbsolutePath().normalize().toString()))
+                .map(x -> real(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
+                .filter(r -> Grant.engineOwn(r).isEmpty())
                 .filter(r -> w.stream().noneMatch(x -> Grant.under(r, x) || Grant.under(x, r)))
                 .max(java.util.Comparator.comparingInt(String::length)).map(Path::of);
     }
