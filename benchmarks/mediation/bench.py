@@ -7,7 +7,9 @@ Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
   relay   - the client inside an aasm-native launch, through a granted loopback port (relay only);
   proxy   - the same launch, through the supervisor's proxy (relay + proxy, HTTP CONNECT by name).
-relay and proxy alternate connection by connection inside each launch; direct runs right before each launch.
+The three arms alternate sample by sample inside each launch (order reversed every other sample): the client in
+the launch asks the host, over its stdin/stdout, to take each direct sample at its turn, so every ratio compares
+samples taken seconds apart under the same load.
 Connect latency = socket() to the 1-byte answer (plus the CONNECT exchange for proxy: what a client waits);
 throughput = one bulk download per sample. Medians per arm; the load average is recorded with the figures.
 """
@@ -82,14 +84,21 @@ def bulk(mode, port, size):
     return size / dt / 1e6
 
 
+def on_host(what):
+    """A direct sample, taken by the host (outside the launch) at this point of the sequence."""
+    sys.stdout.write(what + "\n")
+    sys.stdout.flush()
+    return float(sys.stdin.readline())
+
+
 def client(modes, port, conns, size, bulks):
     out = {m: {"latency_ms": [], "mb_s": []} for m in modes}
     for i in range(conns):
         for m in (modes if i % 2 == 0 else list(reversed(modes))):
-            out[m]["latency_ms"].append(latency(m, port))
+            out[m]["latency_ms"].append(on_host("L") if m == "direct" else latency(m, port))
     for i in range(bulks):
         for m in (modes if i % 2 == 0 else list(reversed(modes))):
-            out[m]["mb_s"].append(bulk(m, port, size))
+            out[m]["mb_s"].append(on_host("B") if m == "direct" else bulk(m, port, size))
     return out
 
 
@@ -114,20 +123,24 @@ def run(home, rounds, conns, mib):
     policy(pol, os.path.dirname(here), port)
     acc = {m: {"latency_ms": [], "mb_s": []} for m in ("direct", "relay", "proxy")}
     for r in range(rounds):
-        d = client(["direct"], port, conns, size, 3)
-        for k in ("latency_ms", "mb_s"):
-            acc["direct"][k] += d["direct"][k]
-        out = os.path.join(scratch, "round.json")
         cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", "process", "--isolation-backend",
                "aasm-native", "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
                str(size)]
-        with open(out, "w") as f:
-            p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=dict(os.environ, PATH="/usr/bin:/bin"))
-        if p.returncode != 0:
-            raise SystemExit("launch failed: " + p.stderr.decode(errors="replace"))
-        with open(out) as f:
-            inside = json.load(f)
-        for m in ("relay", "proxy"):
+        err = tempfile.TemporaryFile()
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                             env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
+        inside = None
+        for line in p.stdout:
+            if line.strip() in ("L", "B"):
+                v = latency("direct", port) if line.strip() == "L" else bulk("direct", port, size)
+                p.stdin.write("%r\n" % v)
+                p.stdin.flush()
+            elif line.startswith("{"):
+                inside = json.loads(line)
+        if p.wait() != 0 or inside is None:
+            err.seek(0)
+            raise SystemExit("launch failed: " + err.read().decode(errors="replace"))
+        for m in ("direct", "relay", "proxy"):
             for k in ("latency_ms", "mb_s"):
                 acc[m][k] += inside[m][k]
     summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib}
@@ -146,7 +159,7 @@ def run(home, rounds, conns, mib):
 if __name__ == "__main__":
     if sys.argv[1] == "client":
         port, conns, size = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-        print(json.dumps(client(["relay", "proxy"], port, conns, size, 3)))
+        print(json.dumps(client(["direct", "relay", "proxy"], port, conns, size, 3)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
         opts = {"--rounds": 5, "--conns": 200, "--bulk": 256}
