@@ -31,7 +31,8 @@
 
 #define RELAY_MAX_CONNS 64
 /* Per direction and connection. A pipe holds page references, not bytes: this caps what one direction keeps in
- * flight (backpressure beyond it is the sockets' own). Larger pipes measured no faster (docs/benchmarks.md). */
+ * flight (backpressure beyond it is the sockets' own). 256 KiB cost less relay CPU per GiB than the default
+ * 64 KiB (docs/benchmarks.md, "Transport mediation"). */
 #define RELAY_PIPE (256 * 1024)
 /* Splices per direction and poll round: a bulk transfer moves several pipefuls per poll(2) call. */
 #define RELAY_ROUNDS 4

@@ -52,6 +52,8 @@ class RelayBulkTransferTest {
     Path tmp;
 
     private String action(int port, Path out) throws IOException {
+        assertTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "the program side needs /usr/bin/python3 "
+                + "(.ci/run installs it)");
         Path script = tmp.resolve("bulk.py");
         Files.writeString(script, BulkPeer.CLIENT);
         return "/usr/bin/python3 " + script + " " + port + " " + SIZE + " " + out;
