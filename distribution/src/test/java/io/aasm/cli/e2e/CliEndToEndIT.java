@@ -172,7 +172,7 @@ class CliEndToEndIT {
     void autoWithNoCapableBackendRefusesAndNamesEveryCandidate(@TempDir Path dir) throws Exception {
         // A distribution without the real backends, plus the example backend dropped into deploy/.
         Path home = Aasm.copyOfDistribution(List.of("adapter-landlock-seccomp.jar", "adapter-sandlock.jar",
-                "adapter-container.jar"));
+                "adapter-container.jar", "adapter-macos-vhost.jar"));
         Files.copy(home.resolve("examples/adapter-example-unconfined.jar"), home.resolve("deploy/example.jar"));
         Path created = dir.resolve("created");
         Aasm.Result r = Aasm.run(home, dir, Map.of(), "run", "exec", "--isolation", "auto", "--",

@@ -92,6 +92,11 @@ public final class QemuVmBackend implements IsolationBackend {
         return boundary.runDirect(spec);
     }
 
+    /** Where the probe verdicts are cached under the current key (tests, diagnostics). */
+    public Path probeCacheFile() {
+        return boundary.probeCacheFile();
+    }
+
     public Path stateDir() {
         return boundary.stateDir();
     }

@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.qemu;
 
+import io.aasm.backend.vm.internal.image.Digests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,9 +13,10 @@ import java.util.regex.Pattern;
 /**
  * The system's {@code qemu-system-<arch>} (Debian package qemu-system-x86): never bundled, found on PATH or
  * where configured. Its version pins the machine type a template is saved with; path, size and mtime
- * identify it in template keys, so an upgraded QEMU never restores a template another one saved.
+ * identify it in template keys, so an upgraded QEMU never restores a template another one saved; its SHA-256
+ * keys the probe cache (hashed once per process: about 18 MB).
  */
-public record QemuBinary(Path path, String version, int major, int minor, String identity) {
+public record QemuBinary(Path path, String version, int major, int minor, String identity, String sha256) {
     private static final Pattern VERSION = Pattern.compile("QEMU emulator version (\\d+)\\.(\\d+)(\\.\\d+)?");
 
     /** The executable for this host's architecture, or why there is none. */
@@ -51,7 +53,8 @@ public record QemuBinary(Path path, String version, int major, int minor, String
             Path real = exe.get().toRealPath();
             String id = real + ":" + Files.size(real) + ":" + Files.getLastModifiedTime(real).toMillis() + ":"
                     + m.group().substring("QEMU emulator version ".length());
-            return Optional.of(new QemuBinary(real, out.lines().findFirst().orElse("").strip(), major, minor, id));
+            return Optional.of(new QemuBinary(real, out.lines().findFirst().orElse("").strip(), major, minor, id,
+                    Digests.sha256(real)));
         } catch (IOException e) {
             why.append("cannot run ").append(exe.get()).append(": ").append(e.getMessage());
             return Optional.empty();

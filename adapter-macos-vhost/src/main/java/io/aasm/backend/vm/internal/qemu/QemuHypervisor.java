@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -151,10 +153,19 @@ public final class QemuHypervisor implements Hypervisor {
     }
 
     @Override
-    public String fingerprint() {
-        Optional<Ready> r = ready();
-        return r.map(x -> x.qemu().identity() + "|" + x.image().digest() + "|" + settings.vm().memoryMib() + "|"
-                + settings.vm().vcpus() + "|" + settings.vm().slots() + "|" + accelerators.mode()).orElse("unavailable");
+    public Map<String, String> probeKey() {
+        Ready r = ready().orElseThrow(() -> new IllegalStateException(problem));
+        Map<String, String> key = new LinkedHashMap<>();
+        key.put("qemu_sha256", r.qemu().sha256());
+        key.put("qemu_version", r.qemu().version());
+        key.put("kernel_sha256", r.image().kernelSha256());
+        key.put("initramfs_sha256", r.image().initramfsSha256());
+        key.put("agent_sha256", r.image().agentSha256());
+        key.put("cmdline", r.image().cmdline());
+        key.put("shape", settings.vm().memoryMib() + " MiB, " + settings.vm().vcpus() + " vCPU, "
+                + settings.vm().slots() + " slots");
+        key.put("accelerator", accelerators.mode());
+        return key;
     }
 
     @Override
