@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.runtime;
 
+import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.lower.Seccomp;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.backend.vm.internal.lower.VmLowerer;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -128,7 +130,18 @@ public final class VmBoundary {
 
     /** Lowers and runs one launch to its end, bypassing negotiation, stdio detached: the probes' way in. */
     public ExitDisposition runDirect(ExecutionSpec spec) throws LaunchException {
-        VmLaunch launch = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
+        return runDirect(spec, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #runDirect(ExecutionSpec)}, the lowered plan changed by {@code alter} before it is sent: how a
+     * test breaks the guest boundary on purpose (the canaries must then refuse the launch). Not reachable from
+     * the kernel or any configuration.
+     */
+    public ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter) throws LaunchException {
+        VmLaunch lowered = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
+        VmLaunch launch = new VmLaunch(alter.apply(lowered.plan()), lowered.slots(), lowered.wallClockSeconds(),
+                lowered.installed());
         Started s = starts.start(launch);
         s.session().relay(buf -> -1, (b, o, l) -> { }, (b, o, l) -> { });
         try {
