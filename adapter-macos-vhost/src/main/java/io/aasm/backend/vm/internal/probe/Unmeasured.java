@@ -38,7 +38,7 @@ public final class Unmeasured {
         for (CapabilityDomain d : CapabilityDomain.values()) {
             reports.put(d, new CapabilityReport(d, Mediation.NONE, DecisionTiming.NONE, Synchrony.NONE,
                     FailurePosture.NOT_APPLICABLE, DescendantCoverage.UNMEASURED,
-                    new SupportLevel.Partial(List.of(hint(backendId))),
+                    new SupportLevel.Partial(List.of("not yet measured on this host")),
                     List.of(new Prerequisite(VmCapabilities.PROBE_REQUIREMENT,
                             new PrerequisiteStatus.Unchecked(hint(backendId) + " (" + why + ")"))),
                     "not yet measured"));

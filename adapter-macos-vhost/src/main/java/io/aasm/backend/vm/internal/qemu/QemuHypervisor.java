@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.qemu;
 
+import io.aasm.backend.vm.internal.image.FileDigests;
 import io.aasm.backend.vm.internal.image.GuestImage;
 import io.aasm.backend.vm.internal.image.ImageBuilder;
 import io.aasm.backend.vm.internal.image.KernelSource;
@@ -61,7 +62,7 @@ public final class QemuHypervisor implements Hypervisor {
             why.append(settings.setpriv()).append(" is missing (apt-get install util-linux): QEMU is started under it");
             return null;
         }
-        Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), why);
+        Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), digests(), why);
         if (qemu.isEmpty()) {
             return null;
         }
@@ -94,7 +95,12 @@ public final class QemuHypervisor implements Hypervisor {
         }
         Path agent = BundledAgent.extract(settings.vm().stateDir());
         String name = k.get().release() + "-" + agent.getParent().getFileName().toString().substring(0, 16);
-        return Optional.of(ImageBuilder.build(k.get(), agent, settings.vm().stateDir().resolve("images").resolve(name)));
+        return Optional.of(ImageBuilder.build(k.get(), agent, settings.vm().stateDir().resolve("images").resolve(name),
+                digests()));
+    }
+
+    private FileDigests digests() {
+        return new FileDigests(Optional.of(settings.vm().stateDir().resolve("digests")));
     }
 
     @Override
