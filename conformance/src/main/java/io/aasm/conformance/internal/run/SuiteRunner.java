@@ -83,6 +83,14 @@ public final class SuiteRunner {
                 scenarios.stream().map(Scenario::name).toList(), verdicts);
     }
 
+    /** The backend's own statement of its platform boundary, from its listing (never a guess by id). */
+    private boolean separateKernel(String backend) {
+        return kernel.backends().stream().filter(s -> s.id().equals(backend)).findFirst()
+                .flatMap(BackendStatus::capabilities)
+                .map(c -> c.platformBoundary() == io.aasm.ports.capability.PlatformBoundary.SEPARATE_KERNEL)
+                .orElse(false);
+    }
+
     private Optional<String> unusable(String backend) {
         if (backend.equals(NONE)) {
             return Optional.empty();
@@ -123,7 +131,10 @@ public final class SuiteRunner {
             return Judge.judge(sc, backend, st, hostile, () -> {
                 st.reset().run();
                 return launcher.run(backend, bench, st.controlPolicy(), st);
-            }, worksUnconfined);
+            }, worksUnconfined, separateKernel(backend), onHost -> {
+                st.reset().run();
+                return launcher.run(onHost ? NONE : backend, bench, st.controlPolicy(), st.probing());
+            });
         } catch (IOException | RuntimeException e) {
             return Judge.verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario failed to run: " + e, "-", false);
         } finally {
