@@ -5,10 +5,12 @@ import io.aasm.backend.vm.internal.guest.ViewOp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The filesystem domains as shares: each granted host folder is one share slot (QEMU 9p, read-only enforced
@@ -142,6 +144,12 @@ final class ShareLayout {
     /** Drops an entry covered by another of the same kind with at least its access (a read under a write stays). */
     static List<FsEntry> reduce(List<FsEntry> entries) {
         List<FsEntry> sorted = new ArrayList<>(entries);
+        // A path granted for reading and for writing is written: without this, when a wider write grant covers its
+        // write entry, its read entry would come back as a read-only share inside that grant (a narrowing nobody
+        // asked for, and a mount boundary that made hard links between the two fail with EXDEV).
+        Set<String> written = new HashSet<>();
+        entries.stream().filter(e -> e.write() && e.kind() != FsEntry.Kind.PROC).forEach(e -> written.add(e.path()));
+        sorted.removeIf(e -> !e.write() && e.kind() != FsEntry.Kind.PROC && written.contains(e.path()));
         sorted.sort(Comparator.comparingInt((FsEntry e) -> HostPaths.depth(e.path())).thenComparing(e -> !e.write()));
         List<FsEntry> kept = new ArrayList<>();
         for (FsEntry e : sorted) {
