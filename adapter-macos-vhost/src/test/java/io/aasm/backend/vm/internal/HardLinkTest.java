@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conformance suite's hard-link control in a guest: with the workspace write-granted around a read and
- * write granted out/, a hard link from the workspace into out/ is made on the host (the same inode) and read
- * back; control, one grant fewer (the workspace not granted): no link, no bytes.
+ * The conformance suite's hard-link control in a guest: with the workspace write-granted around a read-granted
+ * out/, a hard link from the workspace into out/ is made on the host (the same inode) and read back; control,
+ * out/ write-granted instead of the workspace: no link, no bytes.
  */
 class HardLinkTest {
     @Test
@@ -29,8 +29,9 @@ class HardLinkTest {
         assertFalse(Files.exists(out.resolve("hl")), "linked without the workspace granted");
         assertFalse(Files.exists(out.resolve("loot")));
 
+        // as the kernel hands the control over: the write grant of out/ folded into the workspace's
         Guests.backend().runDirect(Guests.grandchild(action, out, Map.of(), List.of(Guests.read(out.toString()),
-                Guests.write(out.toString(), ws.toString()))));
+                Guests.write(ws.toString()))));
         assertEquals("the secret\n", Files.readString(out.resolve("loot")));
         assertEquals(Files.getAttribute(secret, "unix:ino"), Files.getAttribute(out.resolve("hl"), "unix:ino"));
     }
