@@ -276,5 +276,8 @@ class CliEndToEndIT {
         assertEquals(0, b.exit(), b.toString());
         assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm,"
                 + " aasm-macos-vm"), b.toString());
+        // the VM backend ships in bundle/ and is listed, but a listing never measures it: no guest, no template
+        assertTrue(b.out().contains("backend: aasm-qemu-vm"), b.toString());
+        assertFalse(Files.exists(Aasm.CACHE.resolve("aasm/vm/templates")), "a listing booted a guest");
     }
 }
