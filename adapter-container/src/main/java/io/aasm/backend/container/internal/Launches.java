@@ -41,6 +41,40 @@ final class Launches {
     }
 
     Launch create(ContainerHost.State.Ready ready, ContainerPlan plan, Launch.Streams streams) throws LaunchException {
+        return create(ready, plan, streams, Optional.empty());
+    }
+
+    /** Where a mediated launch's relay delivers (the session's endpoint) and the variables that name the relay. */
+    record Mediated(io.aasm.ports.transport.RelayEndpoint endpoint, Map<String, String> environment) {
+        static Optional<Mediated> of(Optional<io.aasm.ports.transport.MediationSession> session) {
+            return session.flatMap(m -> m.relay().map(r -> new Mediated(r, m.environment())));
+        }
+    }
+
+    /**
+     * {@code mediated}: for a plan with a proxy port, the session's relay endpoint and proxy variables (the
+     * variables join the environment; the relay starts with the container).
+     */
+    Launch create(ContainerHost.State.Ready ready, ContainerPlan planned, Launch.Streams streams,
+                  Optional<Mediated> mediated) throws LaunchException {
+        ContainerPlan plan = planned;
+        Optional<io.aasm.backend.container.internal.runtime.TransportRelay.Setup> relay = Optional.empty();
+        if (planned.proxyPort().isPresent()) {
+            if (mediated.isEmpty()) {
+                throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the plan relays the program's egress to "
+                        + "transport mediation, but no mediation session with a relay endpoint came with it; nothing "
+                        + "was started");
+            }
+            Optional<io.aasm.ports.transport.RelayEndpoint> endpoint = mediated.map(Mediated::endpoint);
+            plan = planned.withEnvironment(mediated.get().environment());
+            try {
+                relay = Optional.of(new io.aasm.backend.container.internal.runtime.TransportRelay.Setup(
+                        ready.relay().verified(), planned.proxyPort().getAsInt(), endpoint.get()));
+            } catch (IOException e) {
+                throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the transport relay is not usable: "
+                        + e.getMessage(), e);
+            }
+        }
         boolean tty = streams.in() >= 0 && io.aasm.backend.container.internal.runtime.TerminalMode.usable(streams.in());
         StateDir state = host.state();
         Optional<Path> generated = Optional.empty();
@@ -54,8 +88,9 @@ final class Launches {
             byte[] request = CreateRequest.build(plan, new CreateRequest.Context(ready.image().id(), ready.image().pinned(),
                     ready.user(), hostname(), state.emptyFile(), generated.orElse(state.root()), ready.init().verified(),
                     ready.facts().dataRoot(), labels, tty, tty ? io.aasm.backend.container.internal.runtime.TerminalMode
-                    .size(streams.out(), streams.in()) : Optional.empty()));
-            return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers);
+                    .size(streams.out(), streams.in()) : Optional.empty(), relay.map(r -> r.binary())));
+            return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers,
+                    relay);
         } catch (IOException e) {
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "preparing the container failed: "
