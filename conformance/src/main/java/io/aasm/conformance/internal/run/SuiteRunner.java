@@ -83,6 +83,12 @@ public final class SuiteRunner {
                 scenarios.stream().map(Scenario::name).toList(), verdicts);
     }
 
+    /** The kind of boundary a backend offers, from its capabilities (none has none). */
+    private Optional<io.aasm.ports.capability.PlatformBoundary> boundary(String backend) {
+        return kernel.backends().stream().filter(s -> s.id().equals(backend)).findFirst()
+                .flatMap(BackendStatus::capabilities).map(c -> c.platformBoundary());
+    }
+
     private Optional<String> unusable(String backend) {
         if (backend.equals(NONE)) {
             return Optional.empty();
@@ -119,6 +125,10 @@ public final class SuiteRunner {
             }
             Staged st = ((Staging.Ready) staging).staged();
             staged = st;
+            Optional<String> notHere = boundary(backend).map(((Staging.Ready) staging).cannotHostOn()::get);
+            if (notHere.isPresent()) {
+                return Judge.verdict(sc, backend, Outcome.CANNOT_HOST, notHere.get(), "-", false);
+            }
             Trial hostile = launcher.run(backend, bench, st.hostilePolicy(), st);
             return Judge.judge(sc, backend, st, hostile, () -> {
                 st.reset().run();
