@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Transport mediation figures (docs/mediation.md, docs/benchmarks.md): paired, in one run.
 
-  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB]
+  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--container 1]
 
 Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
   relay   - the client inside an aasm-native launch, through a granted loopback port (relay only);
   proxy   - the same launch, through the supervisor's proxy (relay + proxy, HTTP CONNECT by name).
-relay and proxy alternate connection by connection inside each launch; direct runs right before each launch.
+  container - with --container 1: the client inside an aasm-container launch, through the container's transport
+            relay (adapter-container RELAY.md) and the same proxy (a container cannot have a loopback grant).
+relay and proxy alternate connection by connection inside each launch; direct runs right before each launch,
+the container launch right after it.
 Connect latency = socket() to the 1-byte answer (plus the CONNECT exchange for proxy: what a client waits);
 throughput = one bulk download per sample. Medians per arm; the load average is recorded with the figures.
 """
@@ -93,15 +96,29 @@ def client(modes, port, conns, size, bulks):
     return out
 
 
-def policy(path, scratch, port):
+def policy(path, scratch, port, loopback=True):
     reads = ", ".join(p for p in ["/usr", "/bin", "/lib", "/lib64", "/etc", scratch] if os.path.exists(p))
+    grants = "{host: bench.test, port: %d}" % port + (", {host: loopback, port: %d}" % port if loopback else "")
     with open(path, "w") as f:
         f.write("apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read: {allow: [%s]}\n" % reads
-                + "network:\n  egress: {allow: [{host: bench.test, port: %d}, {host: loopback, port: %d}]}\n" % (port, port)
+                + "network:\n  egress: {allow: [%s]}\n" % grants
                 + "  name_resolution: {hosts: {bench.test: 127.0.0.1}}\n")
 
 
-def run(home, rounds, conns, mib):
+def launch(home, pol, backend, isolation, here, port, conns, size, modes, scratch):
+    out = os.path.join(scratch, "round.json")
+    cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", isolation, "--isolation-backend",
+           backend, "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns), str(size),
+           ",".join(modes)]
+    with open(out, "w") as f:
+        p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=dict(os.environ, PATH="/usr/bin:/bin"))
+    if p.returncode != 0:
+        raise SystemExit("launch failed: " + p.stderr.decode(errors="replace"))
+    with open(out) as f:
+        return json.load(f)
+
+
+def run(home, rounds, conns, mib, container):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
@@ -112,25 +129,25 @@ def run(home, rounds, conns, mib):
     here = os.path.abspath(__file__)
     pol = os.path.join(scratch, "policy.yaml")
     policy(pol, os.path.dirname(here), port)
-    acc = {m: {"latency_ms": [], "mb_s": []} for m in ("direct", "relay", "proxy")}
+    cpol = os.path.join(scratch, "container-policy.yaml")
+    policy(cpol, os.path.dirname(here), port, loopback=False)
+    arms = ("direct", "relay", "proxy") + (("container",) if container else ())
+    acc = {m: {"latency_ms": [], "mb_s": []} for m in arms}
+    load = [os.getloadavg()]
     for r in range(rounds):
         d = client(["direct"], port, conns, size, 3)
         for k in ("latency_ms", "mb_s"):
             acc["direct"][k] += d["direct"][k]
-        out = os.path.join(scratch, "round.json")
-        cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", "process", "--isolation-backend",
-               "aasm-native", "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
-               str(size)]
-        with open(out, "w") as f:
-            p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=dict(os.environ, PATH="/usr/bin:/bin"))
-        if p.returncode != 0:
-            raise SystemExit("launch failed: " + p.stderr.decode(errors="replace"))
-        with open(out) as f:
-            inside = json.load(f)
+        inside = launch(home, pol, "aasm-native", "process", here, port, conns, size, ["relay", "proxy"], scratch)
         for m in ("relay", "proxy"):
             for k in ("latency_ms", "mb_s"):
                 acc[m][k] += inside[m][k]
-    summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib}
+        if container:
+            inside = launch(home, cpol, "aasm-container", "container", here, port, conns, size, ["proxy"], scratch)
+            for k in ("latency_ms", "mb_s"):
+                acc["container"][k] += inside["proxy"][k]
+    load.append(os.getloadavg())
+    summary = {"load_average": load, "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib}
     for m, v in acc.items():
         summary[m] = {"latency_ms_median": statistics.median(v["latency_ms"]),
                       "latency_ms_p90": sorted(v["latency_ms"])[int(0.9 * (len(v["latency_ms"]) - 1))],
@@ -140,19 +157,26 @@ def run(home, rounds, conns, mib):
     summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
     summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
     summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
+    if container:
+        c = summary["container"]
+        summary["added_connect_ms_container_vs_direct"] = c["latency_ms_median"] - d["latency_ms_median"]
+        summary["added_connect_ms_container_vs_native_proxy"] = c["latency_ms_median"] - px["latency_ms_median"]
+        summary["throughput_ratio_container_vs_direct"] = c["mb_s_median"] / d["mb_s_median"]
+        summary["throughput_ratio_container_vs_native_proxy"] = c["mb_s_median"] / px["mb_s_median"]
     print(json.dumps(summary, indent=2))
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "client":
         port, conns, size = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-        print(json.dumps(client(["relay", "proxy"], port, conns, size, 3)))
+        modes = sys.argv[5].split(",") if len(sys.argv) > 5 else ["relay", "proxy"]
+        print(json.dumps(client(modes, port, conns, size, 3)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
-        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256}
+        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--container": 0}
         home = args[0]
         for i in range(1, len(args), 2):
             opts[args[i]] = int(args[i + 1])
-        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"])
+        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--container"] == 1)
     else:
         raise SystemExit(__doc__)

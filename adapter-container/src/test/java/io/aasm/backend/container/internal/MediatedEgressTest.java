@@ -142,6 +142,47 @@ class MediatedEgressTest {
         }
     }
 
+    /** MPTCP and TCP Fast Open (the protocol variants of the mediation family), straight to the host's listener. */
+    @Test
+    void mptcpAndFastOpenAroundTheProxyReachNothing() throws Exception {
+        ContainerBackend b = Harness.shared().backend;
+        Path actor = Files.writeString(tmp.resolve("variant.py"), String.join("\n",
+                "import socket, sys",
+                "host, port, how = sys.argv[1], int(sys.argv[2]), sys.argv[3]",
+                "try:",
+                "    if how == 'mptcp':",
+                "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)",
+                "        s.settimeout(5)",
+                "        s.connect((host, port))",
+                "        s.sendall(b'mptcp')",
+                "    else:",
+                "        s = socket.socket()",
+                "        s.sendto(b'tfo', 0x20000000, (host, port))",
+                "    s.close()",
+                "except OSError as e:",
+                "    print(how, e, file=sys.stderr)", ""));
+        try (RelayStandIn session = new RelayStandIn(tmp, PROXY_PORT);
+             ServerSocketChannel host = listen(InetAddress.getByName("0.0.0.0"))) {
+            int port = ((InetSocketAddress) host.getLocalAddress()).getPort();
+            List<String> targets = new java.util.ArrayList<>(List.of("127.0.0.1"));
+            targets.addAll(ProbeSetup.hostAddresses());
+            StringBuilder action = new StringBuilder("true");
+            for (String t : targets) {
+                for (String how : List.of("mptcp", "tfo")) {
+                    action.append("; /usr/bin/python3 ").append(actor).append(' ').append(t).append(' ').append(port)
+                            .append(' ').append(how);
+                }
+            }
+            run(b, spec(action.toString(), tmp, egress(PYPI), MEDIATED), session);
+            assertEquals("", drain(host), "no MPTCP or Fast Open connection left the mediated container");
+            assertEquals(List.of(), session.received(0));
+            hostNetwork(b, spec(action.toString(), tmp, egress(), TransportMediation.notRequested()));
+            String control = drain(host);
+            assertTrue(control.contains("mptcp") && control.contains("tfo"), "control: in the host's network both "
+                    + "arrive: " + control);
+        }
+    }
+
     @Test
     void udpLeavesNothingOutOfAMediatedContainer() throws Exception {
         ContainerBackend b = Harness.shared().backend;
