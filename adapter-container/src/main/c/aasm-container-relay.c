@@ -102,6 +102,7 @@ static int wait_role(int argc, char **argv) {
 static void pump(int src, int dst) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) goto broken;
+    fcntl(p[1], F_SETPIPE_SZ, CHUNK); /* fewer, larger moves; the default 64 KiB stays if refused */
     for (;;) {
         ssize_t n = splice(src, NULL, p[1], NULL, CHUNK, SPLICE_F_MOVE);
         if (n == 0) break;
