@@ -230,8 +230,9 @@ static int relay_role(int argc, char **argv) {
         return 2;
     }
     const char *session = argv[5];
-    prctl(PR_SET_DUMPABLE, 0); /* the preamble is in this memory */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* the preamble is in this memory. No PR_SET_PDEATHSIG here: it fires when the *thread* that started us ends,
+     * and a JVM starts processes from threads that come and go; the lifeline pipe is what ends the relay. */
+    prctl(PR_SET_DUMPABLE, 0);
     unsigned char len, preamble[64];
     if (read(0, &len, 1) != 1 || len < 16 || len > 64) fail("reading the preamble length");
     for (size_t off = 0; off < len;) {

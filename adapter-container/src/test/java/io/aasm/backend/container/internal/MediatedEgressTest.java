@@ -113,6 +113,24 @@ class MediatedEgressTest {
         assertTrue(relays().isEmpty(), "no relay outlives its launch: " + relays());
     }
 
+    /** Without an init (process creation denied) the relay's waiting role execs the program itself. */
+    @Test
+    void aProgramThatMayNotForkStillGoesOutThroughTheRelay() throws Exception {
+        ContainerBackend b = Harness.shared().backend;
+        try (RelayStandIn session = new RelayStandIn(tmp, PROXY_PORT)) {
+            List<ControlRequirement> reqs = new java.util.ArrayList<>(egress(PYPI));
+            reqs.add(req(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain()));
+            ExecutionSpec spec = new ExecutionSpec("/bin/bash", List.of("-c", "echo no-fork > /dev/tcp/127.0.0.1/"
+                    + PROXY_PORT), tmp.toString(), IdentityRef.anonymous(), reqs, Map.of("PATH", "/usr/bin:/bin"),
+                    CredentialPosture.none(), new Stdio.Inherit(), List.of(), MEDIATED);
+            run(b, spec, session);
+            List<RelayStandIn.Received> got = session.received(1);
+            assertEquals(1, got.size());
+            assertTrue(got.get(0).preambleMatched());
+            assertEquals("no-fork\n", got.get(0).bytes());
+        }
+    }
+
     @Test
     void theSessionsAnswerComesBack() throws Exception {
         ContainerBackend b = Harness.shared().backend;
