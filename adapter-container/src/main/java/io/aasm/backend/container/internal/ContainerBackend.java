@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -86,7 +87,7 @@ public final class ContainerBackend implements IsolationBackend {
         this.measured = new Measured(routes::general, this::need);
         this.launches = new Launches(host, timers);
         this.probes = new ProbeSetup(host, table, this::runDirect, (spec, endpoint, env) -> runDirect(spec,
-                java.util.function.UnaryOperator.identity(), Optional.of(new Launches.Mediated(endpoint, env))));
+                UnaryOperator.identity(), Optional.of(new Launches.Mediated(endpoint, env))));
     }
 
     @Deactivate

@@ -5,9 +5,12 @@ import io.aasm.backend.container.internal.runtime.CreateRequest;
 import io.aasm.backend.container.internal.runtime.Launch;
 import io.aasm.backend.container.internal.runtime.Owner;
 import io.aasm.backend.container.internal.runtime.StateDir;
+import io.aasm.backend.container.internal.runtime.TransportRelay;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.ports.backend.Stdio;
+import io.aasm.ports.transport.MediationSession;
+import io.aasm.ports.transport.RelayEndpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +48,8 @@ final class Launches {
     }
 
     /** Where a mediated launch's relay delivers (the session's endpoint) and the variables that name the relay. */
-    record Mediated(io.aasm.ports.transport.RelayEndpoint endpoint, Map<String, String> environment) {
-        static Optional<Mediated> of(Optional<io.aasm.ports.transport.MediationSession> session) {
+    record Mediated(RelayEndpoint endpoint, Map<String, String> environment) {
+        static Optional<Mediated> of(Optional<MediationSession> session) {
             return session.flatMap(m -> m.relay().map(r -> new Mediated(r, m.environment())));
         }
     }
@@ -57,24 +60,8 @@ final class Launches {
      */
     Launch create(ContainerHost.State.Ready ready, ContainerPlan planned, Launch.Streams streams,
                   Optional<Mediated> mediated) throws LaunchException {
-        ContainerPlan plan = planned;
-        Optional<io.aasm.backend.container.internal.runtime.TransportRelay.Setup> relay = Optional.empty();
-        if (planned.proxyPort().isPresent()) {
-            if (mediated.isEmpty()) {
-                throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the plan relays the program's egress to "
-                        + "transport mediation, but no mediation session with a relay endpoint came with it; nothing "
-                        + "was started");
-            }
-            Optional<io.aasm.ports.transport.RelayEndpoint> endpoint = mediated.map(Mediated::endpoint);
-            plan = planned.withEnvironment(mediated.get().environment());
-            try {
-                relay = Optional.of(new io.aasm.backend.container.internal.runtime.TransportRelay.Setup(
-                        ready.relay().verified(), planned.proxyPort().getAsInt(), endpoint.get()));
-            } catch (IOException e) {
-                throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the transport relay is not usable: "
-                        + e.getMessage(), e);
-            }
-        }
+        Optional<TransportRelay.Setup> relay = relay(ready, planned, mediated);
+        ContainerPlan plan = relay.isPresent() ? planned.withEnvironment(mediated.orElseThrow().environment()) : planned;
         boolean tty = streams.in() >= 0 && io.aasm.backend.container.internal.runtime.TerminalMode.usable(streams.in());
         StateDir state = host.state();
         Optional<Path> generated = Optional.empty();
@@ -88,12 +75,32 @@ final class Launches {
             byte[] request = CreateRequest.build(plan, new CreateRequest.Context(ready.image().id(), ready.image().pinned(),
                     ready.user(), hostname(), state.emptyFile(), generated.orElse(state.root()), ready.init().verified(),
                     ready.facts().dataRoot(), labels, tty, tty ? io.aasm.backend.container.internal.runtime.TerminalMode
-                    .size(streams.out(), streams.in()) : Optional.empty(), relay.map(r -> r.binary())));
+                    .size(streams.out(), streams.in()) : Optional.empty(), relay.map(TransportRelay.Setup::binary)));
             return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers,
                     relay);
         } catch (IOException e) {
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "preparing the container failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The relay a plan with a proxy port needs; refused when no session came with it (nothing is made then). */
+    private static Optional<TransportRelay.Setup> relay(ContainerHost.State.Ready ready, ContainerPlan plan,
+                                                        Optional<Mediated> mediated) throws LaunchException {
+        if (plan.proxyPort().isEmpty()) {
+            return Optional.empty();
+        }
+        if (mediated.isEmpty()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the plan relays the program's egress to "
+                    + "transport mediation, but no mediation session with a relay endpoint came with it; nothing was "
+                    + "started");
+        }
+        try {
+            return Optional.of(new TransportRelay.Setup(ready.relay().verified(), plan.proxyPort().getAsInt(),
+                    mediated.get().endpoint()));
+        } catch (IOException e) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the transport relay is not usable: "
                     + e.getMessage(), e);
         }
     }

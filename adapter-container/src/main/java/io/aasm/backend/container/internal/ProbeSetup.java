@@ -8,6 +8,7 @@ import io.aasm.backend.container.internal.probe.ProbeCache;
 import io.aasm.backend.container.internal.probe.ProbeResult;
 import io.aasm.backend.container.internal.probe.ProbeRunner;
 import io.aasm.backend.container.internal.probe.ProbeSuite;
+import io.aasm.backend.container.internal.probe.RelayProbe;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
@@ -38,10 +39,10 @@ final class ProbeSetup {
     private final ContainerHost host;
     private final Optional<SyscallTable> table;
     private final Direct direct;
-    private final io.aasm.backend.container.internal.probe.RelayProbe.MediatedRunner mediated;
+    private final RelayProbe.MediatedRunner mediated;
 
     ProbeSetup(ContainerHost host, Optional<SyscallTable> table, Direct direct,
-               io.aasm.backend.container.internal.probe.RelayProbe.MediatedRunner mediated) {
+               RelayProbe.MediatedRunner mediated) {
         this.host = host;
         this.table = table;
         this.direct = direct;
@@ -57,7 +58,7 @@ final class ProbeSetup {
         Path scratch = Path.of(System.getProperty("java.io.tmpdir"));
         return new Measured.Probing(cache, () -> new ProbeSuite(runner, scratch).runAll(),
                 () -> AuthorityProbe.run(runner, scratch),
-                () -> io.aasm.backend.container.internal.probe.RelayProbe.run(mediated, scratch, hostAddresses()));
+                () -> RelayProbe.run(mediated, scratch, hostAddresses()));
     }
 
     /** Only stdio reaches the program: offered when the authority probe saw exactly that here. */
