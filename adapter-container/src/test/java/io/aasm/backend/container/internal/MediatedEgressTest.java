@@ -229,8 +229,13 @@ class MediatedEgressTest {
         var plan = b.plan(mediated);
         assertTrue(plan.relaysTransport());
         assertTrue(plan.steps(mediated.requirements().get(0)).stream().anyMatch(s -> s.contains("transport mediation")));
-        assertInstanceOf(SupportLevel.Partial.class, plan.capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS)
-                .orElseThrow().support());
+        var row = plan.capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS).orElseThrow();
+        assertInstanceOf(SupportLevel.Partial.class, row.support());
+        var probed = row.prerequisites().stream().filter(p -> p.requirement().startsWith("denial observed")).findFirst()
+                .orElseThrow().status();
+        assertInstanceOf(io.aasm.ports.capability.PrerequisiteStatus.Satisfied.class, probed, "the relay pair was "
+                + "observed in a container on this host: " + probed);
+        assertTrue(probed.toString().contains("transport relay:"), probed.toString());
         var off = b.plan(spec("true", tmp, egress(PYPI), TransportMediation.off("--no-proxy")));
         assertFalse(off.relaysTransport());
         assertInstanceOf(SupportLevel.Unsupported.class, off.capabilities().reportFor(CapabilityDomain.NETWORK_EGRESS)
