@@ -1,5 +1,6 @@
 package io.aasm.backend.container.internal;
 
+import io.aasm.backend.container.internal.canary.CanaryBait;
 import io.aasm.backend.container.internal.lower.ContainerPlan;
 import io.aasm.backend.container.internal.runtime.CreateRequest;
 import io.aasm.backend.container.internal.runtime.Launch;
@@ -54,13 +55,25 @@ final class Launches {
         }
     }
 
+    /** {@code canaries}: the launch's canaries, run by the init before the program; released with the launch. */
+    Launch create(ContainerHost.State.Ready ready, ContainerPlan plan, Launch.Streams streams,
+                  Optional<CanaryBait> canaries) throws LaunchException {
+        return create(ready, plan, streams, canaries, Optional.empty());
+    }
+
     /**
      * {@code mediated}: for a plan with a proxy port, the session's relay endpoint and proxy variables (the
      * variables join the environment; the relay starts with the container).
      */
     Launch create(ContainerHost.State.Ready ready, ContainerPlan planned, Launch.Streams streams,
-                  Optional<Mediated> mediated) throws LaunchException {
-        Optional<TransportRelay.Setup> relay = relay(ready, planned, mediated);
+                  Optional<CanaryBait> canaries, Optional<Mediated> mediated) throws LaunchException {
+        Optional<TransportRelay.Setup> relay;
+        try {
+            relay = relay(ready, planned, mediated);
+        } catch (LaunchException e) {
+            canaries.ifPresent(CanaryBait::close);
+            throw e;
+        }
         ContainerPlan plan = relay.isPresent() ? planned.withEnvironment(mediated.orElseThrow().environment()) : planned;
         boolean tty = streams.in() >= 0 && io.aasm.backend.container.internal.runtime.TerminalMode.usable(streams.in());
         StateDir state = host.state();
@@ -75,10 +88,12 @@ final class Launches {
             byte[] request = CreateRequest.build(plan, new CreateRequest.Context(ready.image().id(), ready.image().pinned(),
                     ready.user(), hostname(), state.emptyFile(), generated.orElse(state.root()), ready.init().verified(),
                     ready.facts().dataRoot(), labels, tty, tty ? io.aasm.backend.container.internal.runtime.TerminalMode
-                    .size(streams.out(), streams.in()) : Optional.empty(), relay.map(TransportRelay.Setup::binary)));
+                    .size(streams.out(), streams.in()) : Optional.empty(), relay.map(TransportRelay.Setup::binary)),
+                    canaries.map(CanaryBait::initWords).orElse(java.util.List.of()));
             return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers,
-                    relay);
+                    canaries, relay);
         } catch (IOException e) {
+            canaries.ifPresent(CanaryBait::close);
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "preparing the container failed: "
                     + e.getMessage(), e);
