@@ -14,8 +14,8 @@ import java.util.UUID;
 
 /**
  * Per-launch cgroups, one per controller (v1 hierarchies are separate trees), created by the
- * supervisor before launch; the launcher's init joins itself and the program child before the program execs,
- * so every process of the program's tree is counted.
+ * supervisor before launch; the launcher's init joins them before it creates the program (which is created
+ * inside a cgroup2 group), so every process of the program's tree is counted.
  * Where the host has a writable cgroup2 mount, the tree also joins a teardown group there: closing
  * the placement writes {@code cgroup.kill} and waits until the group is empty, so no process of the
  * tree (setsid daemons included) outlives {@link #close()}.
