@@ -7,7 +7,10 @@ marks, in microseconds from the accept of the client's connection, with the laun
 stamps among them. The calls alternate round-robin between `/bin/true` and every arm, so background load
 hits them alike; a stage's duration is the time from the previous mark to its own.
 
-usage: stages.py [--runs N] [--warmup N] [--policy FILE] ARM...
+With --clients C --per-client K it then measures throughput too: C clients in parallel, K confined launches
+each, arm after arm, for --rounds R rounds (the arms' order alternating), launches per second per arm and round.
+
+usage: stages.py [--runs N] [--warmup N] [--clients C --per-client K --rounds R] ARM...
   ARM is NAME=DIST_DIR[:JAVA_OPTS] (JAVA_OPTS are added to AASM_JAVA_OPTS of that arm's kernel), e.g.
   stages.py new=distribution/target/aasm-0.1.0-SNAPSHOT old=/tmp/old-dist
 """
@@ -18,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 POLICY = """apiVersion: aasm/v1
@@ -83,10 +87,40 @@ def durations(line):
     return out, dict(marks)
 
 
+def throughput(arms, argv, cwd, a):
+    """Launches per second with a.clients parallel clients, arm after arm, the order alternating per round."""
+    rates = {arm.name: [] for arm in arms}
+    for r in range(a.rounds):
+        for arm in (arms if r % 2 == 0 else list(reversed(arms))):
+            failed = []
+
+            def client(arm=arm, failed=failed):
+                for _ in range(a.per_client):
+                    try:
+                        arm.call(argv, cwd)
+                    except SystemExit as e:  # a launch that failed or was not READY: said, and counted
+                        failed.append(str(e))
+            threads = [threading.Thread(target=client) for _ in range(a.clients)]
+            t0 = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            rates[arm.name].append(a.clients * a.per_client / (time.perf_counter() - t0))
+            if failed:
+                sys.exit("arm %s: %d launches failed under load, the first: %s" % (arm.name, len(failed), failed[0]))
+    load = open("/proc/loadavg").read().split()[:3]
+    print("throughput measured at load average %s (end)" % "/".join(load))
+    return rates
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=60)
     ap.add_argument("--warmup", type=int, default=30)
+    ap.add_argument("--clients", type=int, default=0)
+    ap.add_argument("--per-client", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("arms", nargs="+")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="aasm-stages-")
@@ -119,6 +153,10 @@ def main():
                 arm.walls.append(arm.call(argv, scratch))
         load1 = open("/proc/loadavg").read().split()[:3]
         time.sleep(1)
+        for arm in arms:  # the latency runs' traces, before the throughput runs append theirs
+            with open(arm.stages) as f:
+                arm.lines = [l for l in f if l.strip()]
+        rates = throughput(arms, argv, scratch, a) if a.clients else {}
     finally:
         for arm in arms:
             arm.aasm("daemon", "stop", check=False)
@@ -126,8 +164,7 @@ def main():
           % (a.runs, a.warmup, "/".join(load0), "/".join(load1), os.cpu_count()))
     print("`/bin/true` alone: median %.2f ms, p95 %.2f ms" % (statistics.median(base) / 1000, pct(base, 95) / 1000))
     for arm in arms:
-        with open(arm.stages) as f:
-            traces = [durations(l) for l in f if l.strip()]
+        traces = [durations(l) for l in arm.lines]
         names = []
         for d, _ in traces:
             names += [n for n in sorted(d, key=lambda n: statistics.median([t[1].get(n, 0) for t in traces]))
@@ -155,6 +192,9 @@ def main():
         print("\npaired, %s minus %s, client-observed: median %+.2f ms, p5 %+.2f, p95 %+.2f; %s faster in %d of %d rounds"
               % (arm.name, first.name, statistics.median(d) / 1000, pct(d, 5) / 1000, pct(d, 95) / 1000, arm.name,
                  sum(1 for x in d if x < 0), len(d)))
+    for name, r in rates.items():
+        print("throughput %s: %s launches/s (%d clients x %d launches, rounds in order)"
+              % (name, ", ".join("%.1f" % x for x in r), a.clients, a.per_client))
     print("\nwork directory (stage files): %s" % work)
 
 
