@@ -150,6 +150,14 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         if (n != 4) return -1;
         o->flags = be32(p);
         return 0;
+    case R_CANARY:
+        if (n < 4 + 8 || n > 4 + 64 || o->canaries) return -1;
+        o->canaries = be32(p);
+        for (size_t i = 4; i < n; i++)
+            if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) return -1;
+        memcpy(o->canary_nonce, p + 4, n - 4);
+        o->canary_nonce[n - 4] = 0;
+        return o->canaries ? 0 : -1;
     default:
         return -1;
     }

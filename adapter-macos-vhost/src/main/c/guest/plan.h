@@ -53,6 +53,8 @@ struct plan {
     struct bytes seccomp[MAX_SECCOMP];
     int nseccomp;
     uint32_t flags;
+    uint32_t canaries;   /* CANARY_* mask, 0: none */
+    char canary_nonce[65];
 };
 
 /* Decodes a plan frame's payload; 0 on success, else -1 with a "token:detail" reason in err. */

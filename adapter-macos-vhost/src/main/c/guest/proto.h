@@ -56,7 +56,14 @@ enum {
     R_LANDLOCK = 0x40, /* u8 class (1 read, 2 write, 3 device), path in the view */
     R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
+    R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
 };
+
+/* Canaries: one forbidden action per prevented domain, attempted by the program child inside its boundary
+   right before execve (canary.c); any that succeeds refuses the launch as canary_escaped. */
+#define CANARY_FS_READ 1u  /* list the view's root, which no read rule covers */
+#define CANARY_FS_WRITE 2u /* create a file in the view's root, which no write rule covers */
+#define CANARY_EGRESS 4u   /* TCP connect to the host side of a user-mode network (10.0.2.2) */
 
 #define PLAN_F_LANDLOCK 1u
 #define SHARE_RO 1u

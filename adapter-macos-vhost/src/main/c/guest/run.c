@@ -21,6 +21,7 @@
 
 #include "boot.h"
 #include "cage.h"
+#include "canary.h"
 #include "proto.h"
 #include "run.h"
 #include "view.h"
@@ -98,6 +99,15 @@ static void child(const struct plan *p, int in, int out, int errfd, int status, 
         || cage_identity(p, why, sizeof why) < 0 || cage_seccomp(p, why, sizeof why) < 0) {
         dprintf(status, "R%s", why);
         _exit(121);
+    }
+    if (p->canaries) {
+        char report[512];
+        if (canary_run(p, report, sizeof report) < 0) {
+            dprintf(status, "Rcanary_escaped:%s", report);
+            _exit(125);
+        }
+        /* "C" report NUL: the agent passes it on in the started frame; EOF (close-on-exec) still means exec'd */
+        dprintf(status, "C%s%c", report, 0);
     }
     execve(p->program, p->argv, p->envp);
     dprintf(status, "E%d", errno);
@@ -247,11 +257,21 @@ void run_launch(int port, struct frame_reader *fr, struct plan *p, long plan_ms)
         frame_sendf(port, F_REFUSED, "fork:%s", strerror(errno));
         return;
     }
-    char why[600];
-    ssize_t n = read(st[0], why, sizeof why - 1);
+    /* The child's messages until exec closes the pipe: an optional canary report "C...\0", then "R"/"E" on failure. */
+    char msg[1200];
+    size_t got = 0;
+    for (ssize_t r; got < sizeof msg - 1 && ((r = read(st[0], msg + got, sizeof msg - 1 - got)) > 0 || (r < 0 && errno == EINTR));)
+        if (r > 0) got += (size_t)r;
     close(st[0]);
-    if (n > 0) {
-        why[n] = 0;
+    msg[got] = 0;
+    const char *canaries = "";
+    char *why = msg;
+    if (got > 0 && msg[0] == 'C') {
+        canaries = msg + 1;
+        why = msg + strlen(msg) + 1;
+        if (why > msg + got) why = msg + got;
+    }
+    if (why < msg + got && *why) {
         waitpid(pid, NULL, 0);
         if (why[0] == 'E') frame_sendf(port, F_EXEC_FAILED, "%s", why + 1);
         else frame_sendf(port, F_REFUSED, "%s", why + 1);
@@ -259,8 +279,8 @@ void run_launch(int port, struct frame_reader *fr, struct plan *p, long plan_ms)
     }
     char authority[512];
     if (cage_read_authority(pid, authority, sizeof authority) < 0) snprintf(authority, sizeof authority, "unavailable");
-    frame_sendf(port, F_STARTED, "plan_ms=%ld\nfork_ms=%ld\nexec_ms=%ld\nauthority:%s\nfds:kept=0,1,2\n", plan_ms,
-                fork_ms, boot_now_ms(), authority);
+    frame_sendf(port, F_STARTED, "plan_ms=%ld\nfork_ms=%ld\nexec_ms=%ld\nauthority:%s\nfds:kept=0,1,2\n%s", plan_ms,
+                fork_ms, boot_now_ms(), authority, canaries);
     fcntl(in[1], F_SETFL, O_NONBLOCK);
     struct relay r = {.port = port, .in_w = in[1], .out_r = out[0], .err_r = er[0], .sigfd = sigfd, .pid = pid};
     relay_loop(&r, fr);

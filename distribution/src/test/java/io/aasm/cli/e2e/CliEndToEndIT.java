@@ -172,7 +172,7 @@ class CliEndToEndIT {
     void autoWithNoCapableBackendRefusesAndNamesEveryCandidate(@TempDir Path dir) throws Exception {
         // A distribution without the real backends, plus the example backend dropped into deploy/.
         Path home = Aasm.copyOfDistribution(List.of("adapter-landlock-seccomp.jar", "adapter-sandlock.jar",
-                "adapter-container.jar"));
+                "adapter-container.jar", "adapter-macos-vhost.jar"));
         Files.copy(home.resolve("examples/adapter-example-unconfined.jar"), home.resolve("deploy/example.jar"));
         Path created = dir.resolve("created");
         Aasm.Result r = Aasm.run(home, dir, Map.of(), "run", "exec", "--isolation", "auto", "--",
@@ -276,5 +276,8 @@ class CliEndToEndIT {
         assertEquals(0, b.exit(), b.toString());
         assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm,"
                 + " aasm-macos-vm"), b.toString());
+        // the VM backend ships in bundle/ and is listed, but a listing never measures it: no guest, no template
+        assertTrue(b.out().contains("backend: aasm-qemu-vm"), b.toString());
+        assertFalse(Files.exists(Aasm.CACHE.resolve("aasm/vm/templates")), "a listing booted a guest");
     }
 }

@@ -92,6 +92,17 @@ public final class QemuVmBackend implements IsolationBackend {
         return boundary.runDirect(spec);
     }
 
+    /** Where the probe verdicts are cached under the current key (tests, diagnostics). */
+    public Path probeCacheFile() {
+        return boundary.probeCacheFile();
+    }
+
+    /** As {@link #runDirect(ExecutionSpec)} with the lowered plan altered first (the broken-boundary test). */
+    public ExitDisposition runDirect(ExecutionSpec spec, java.util.function.UnaryOperator<
+            io.aasm.backend.vm.internal.guest.GuestPlan> alter) throws LaunchException {
+        return boundary.runDirect(spec, alter);
+    }
+
     public Path stateDir() {
         return boundary.stateDir();
     }

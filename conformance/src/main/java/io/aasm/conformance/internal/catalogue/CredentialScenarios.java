@@ -93,7 +93,8 @@ final class CredentialScenarios {
             Process other = Outside.startWithoutCapabilities(List.of("sleep", "120"), Map.of("AASM_OTHER_SECRET", secret));
             String path = "/proc/" + other.pid() + "/environ";
             return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
-                    "cat " + path + " > " + b.out() + "/loot", secret, () -> Outside.stop(other), catDenied(path)));
+                    "cat " + path + " > " + b.out() + "/loot", secret, () -> Outside.stop(other), catDenied(path))
+                    .withHostOnlyTarget("the outside process " + other.pid(), HostOnlyProbes.process(other.pid())));
         });
     }
 
@@ -144,7 +145,8 @@ final class CredentialScenarios {
                     }
                     return new Staging.Ready(staged(b, name, b.policy(name).text(), UNSTATED,
                             b.actor() + " memread " + v.pid() + " " + v.address() + " " + v.length() + " " + b.out()
-                                    + "/loot", v.secret(), v::stop, Optional.of("open mem: errno=EACCES")));
+                                    + "/loot", v.secret(), v::stop, Optional.of("open mem: errno=EACCES"))
+                            .withHostOnlyTarget("the victim process " + v.pid(), HostOnlyProbes.process(v.pid())));
                 });
     }
 }

@@ -55,7 +55,8 @@ final class IpcScenarios {
                         : Effect.absent("nothing reached the abstract listener");
             };
             return new Staging.Ready(staged(b, name, "abstract_unix", b.actor() + " abstract-connect " + socket + " exfil",
-                    effect, () -> Outside.stop(listener)));
+                    effect, () -> Outside.stop(listener)).withHostOnlyTarget("the suite's abstract unix listener @"
+                    + socket, HostOnlyProbes.abstractSocket(b.actor(), socket)));
         });
     }
 
@@ -76,7 +77,8 @@ final class IpcScenarios {
                                 : Effect.absent("the outside process " + victim.pid() + " is alive");
                     };
                     return new Staging.Ready(staged(b, name, "signal", "kill -TERM " + victim.pid(), effect,
-                            () -> Outside.stop(victim)));
+                            () -> Outside.stop(victim)).withHostOnlyTarget("the outside process " + victim.pid(),
+                            HostOnlyProbes.process(victim.pid())));
                 });
     }
 
@@ -103,7 +105,8 @@ final class IpcScenarios {
                     s.effect(), s.reset().andThen(() -> {
                         Outside.run(List.of(b.actor(), "shm-remove", key));
                         Outside.run(List.of(b.actor(), "shm-create", key, original));
-                    }), s.cleanup(), s.denialSignature()));
+                    }), s.cleanup(), s.denialSignature()).withHostOnlyTarget("the System V segment with key " + key,
+                    HostOnlyProbes.sysvSegment(b.actor(), key)));
         });
     }
 }

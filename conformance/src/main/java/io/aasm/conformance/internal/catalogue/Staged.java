@@ -27,7 +27,23 @@ import java.util.Optional;
  */
 public record Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script,
                      Observation effect, Chore reset, Chore cleanup, Optional<String> denialSignature, Stdio stdio,
-                     Audit audit, boolean mediated, List<String> otherDenials) {
+                     Audit audit, boolean mediated, List<String> otherDenials, Optional<HostOnly> hostOnly) {
+
+    /**
+     * The scenario's target exists only on the host (a host process, a host IPC object): in a separate kernel
+     * neither the attempt nor its control can reach it. {@code probe} is a script that prints
+     * {@link #PRESENT} when it observes the target and {@link #ABSENT} when it observes its absence (anything
+     * else is neither); the judge runs it under the backend and on the host ({@code docs/conformance.md}).
+     */
+    public record HostOnly(String target, String probe) {
+        public static final String PRESENT = "aasm-target-present";
+        public static final String ABSENT = "aasm-target-absent";
+
+        public HostOnly {
+            Objects.requireNonNull(target);
+            Objects.requireNonNull(probe);
+        }
+    }
 
     public Staged {
         Objects.requireNonNull(hostilePolicy);
@@ -41,6 +57,7 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
         Objects.requireNonNull(stdio);
         Objects.requireNonNull(audit);
         otherDenials = List.copyOf(otherDenials);
+        Objects.requireNonNull(hostOnly);
         if (denialSignature.isEmpty() && !otherDenials.isEmpty()) {
             throw new IllegalArgumentException("further denial diagnostics need a first one");
         }
@@ -52,29 +69,43 @@ public record Staged(String hostilePolicy, String controlPolicy, String controlG
     public Staged(String hostilePolicy, String controlPolicy, String controlGrant, String script, Observation effect,
                   Chore reset, Chore cleanup, Optional<String> denialSignature) {
         this(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                new Stdio.Inherit(), post -> List.of(), true, List.of());
+                new Stdio.Inherit(), post -> List.of(), true, List.of(), Optional.empty());
     }
 
     public Staged withStdio(Stdio s) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                s, audit, mediated, otherDenials);
+                s, audit, mediated, otherDenials, hostOnly);
     }
 
     public Staged withAudit(Audit a) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, a, mediated, otherDenials);
+                stdio, a, mediated, otherDenials, hostOnly);
     }
 
     /** Both runs without transport mediation: the scenario is about the boundary's own egress routes. */
     public Staged withoutMediation() {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, audit, false, otherDenials);
+                stdio, audit, false, otherDenials, hostOnly);
     }
 
     /** The same, also recognising {@code more} as the action's critical step refused. */
     public Staged withOtherDenials(String... more) {
         return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
-                stdio, audit, mediated, List.of(more));
+                stdio, audit, mediated, List.of(more), hostOnly);
+    }
+
+    /** The same, its target declared host-only, with the probe that observes whether it exists. */
+    public Staged withHostOnlyTarget(String target, String probe) {
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, script, effect, reset, cleanup, denialSignature,
+                stdio, audit, mediated, otherDenials, Optional.of(new HostOnly(target, probe)));
+    }
+
+    /** The absence probe as a launch of its own (same policy handling), observing nothing by effect. */
+    public Staged probing() {
+        HostOnly h = hostOnly.orElseThrow();
+        return new Staged(hostilePolicy, controlPolicy, controlGrant, h.probe(), () -> Effect.absent("probe"),
+                Chore.nothing(), Chore.nothing(), Optional.empty(), stdio, post -> List.of(), mediated, List.of(),
+                hostOnly);
     }
 
     /** Every diagnostic that means the critical step was refused, the first one first. */

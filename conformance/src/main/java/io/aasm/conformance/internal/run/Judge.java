@@ -32,6 +32,19 @@ final class Judge {
      */
     static Verdict judge(Scenario sc, String backend, Staged staged, Trial hostile, ControlRun control,
                          boolean worksUnconfined) throws IOException, InterruptedException {
+        return judge(sc, backend, staged, hostile, control, worksUnconfined, false, onHost -> {
+            throw new IllegalStateException("no absence probe for " + sc.name());
+        });
+    }
+
+    /**
+     * {@code separateKernel}: the backend's platform boundary is a separate kernel; {@code absence} runs the
+     * scenario's absence probe ({@link AbsentTarget}), asked only for a host-only target whose control had no
+     * effect.
+     */
+    static Verdict judge(Scenario sc, String backend, Staged staged, Trial hostile, ControlRun control,
+                         boolean worksUnconfined, boolean separateKernel, AbsentTarget.ProbeRun absence)
+            throws IOException, InterruptedException {
         CapabilityDomain d = sc.domain();
         if (hostile instanceof Trial.Rejected r) {
             return verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario's policy was rejected: " + r.problems(), "-",
@@ -97,6 +110,14 @@ final class Judge {
                 : c instanceof Trial.Refused n ? "control [" + staged.controlGrant() + "] refused before launch: " + n.why()
                 : c instanceof Trial.Hung hung ? "control [" + staged.controlGrant() + "] hung: " + hung.why()
                 : "control policy rejected: " + ((Trial.Rejected) c).problems();
+        if (staged.hostOnly().isPresent() && c instanceof Trial.Ran) {
+            AbsentTarget.Finding f = AbsentTarget.judge(staged.hostOnly().get(), separateKernel, absence);
+            if (f.proven()) {
+                return verdict(sc, backend, Outcome.PREVENTED_ABSENT_IN_SEPARATE_KERNEL, h.effect().evidence() + "; "
+                        + why + "; " + f.detail(), claim, claims);
+            }
+            why = why + "; " + f.detail();
+        }
         return verdict(sc, backend, Outcome.INCONCLUSIVE_CONTROL, h.effect().evidence() + "; " + why, claim, claims);
     }
 

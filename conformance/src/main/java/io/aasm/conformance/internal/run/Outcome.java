@@ -22,7 +22,13 @@ public enum Outcome {
     /** The effect happened although the report claims prevention for the domain. */
     ESCAPED_UNDER_CLAIMED_PREVENTION("escaped-under-claimed-prevention", true),
     /** The scenario could not be completed: its policy was rejected, it threw, or a launch never ended. */
-    SUITE_DEFECT("suite-defect", true);
+    SUITE_DEFECT("suite-defect", true),
+    /**
+     * The effect did not happen, the control could not act either, and the target was observed absent in the
+     * backend's separate kernel while present on the host ({@link AbsentTarget}): prevented by the boundary's
+     * kind, shown apart from {@link #PREVENTED} so a reviewer can tell the two.
+     */
+    PREVENTED_ABSENT_IN_SEPARATE_KERNEL("prevented-absent-in-separate-kernel", false);
 
     private final String token;
     private final boolean fails;

@@ -64,10 +64,11 @@ public final class SuiteRunner {
         try (Toolbox tools = Toolbox.create(aasmHome)) {
             for (String backend : order) {
                 Optional<String> unusable = unusable(backend);
+                boolean separateKernel = separateKernel(backend); // asked once per column: a listing is not free
                 for (Scenario sc : scenarios) {
                     Verdict v = unusable.isPresent()
                             ? Judge.verdict(sc, backend, Outcome.CANNOT_HOST, unusable.get(), "-", false)
-                            : one(tools, backend, sc, worksUnconfined.contains(sc.name()));
+                            : one(tools, backend, sc, worksUnconfined.contains(sc.name()), separateKernel);
                     if (backend.equals(NONE) && (v.outcome() == Outcome.ESCAPED
                             || v.outcome() == Outcome.UNCOVERED_AND_TRUTHFUL)) {
                         worksUnconfined.add(sc.name());
@@ -81,6 +82,14 @@ public final class SuiteRunner {
                 + System.getProperty("os.arch") + ", user " + System.getProperty("user.name");
         return new SuiteResult(start, Duration.between(start, Instant.now()), host, backends,
                 scenarios.stream().map(Scenario::name).toList(), verdicts);
+    }
+
+    /** The backend's own statement of its platform boundary, from its listing (never a guess by id). */
+    private boolean separateKernel(String backend) {
+        return kernel.backends().stream().filter(s -> s.id().equals(backend)).findFirst()
+                .flatMap(BackendStatus::capabilities)
+                .map(c -> c.platformBoundary() == io.aasm.ports.capability.PlatformBoundary.SEPARATE_KERNEL)
+                .orElse(false);
     }
 
     private Optional<String> unusable(String backend) {
@@ -102,7 +111,7 @@ public final class SuiteRunner {
         return Optional.empty();
     }
 
-    private Verdict one(Toolbox tools, String backend, Scenario sc, boolean worksUnconfined)
+    private Verdict one(Toolbox tools, String backend, Scenario sc, boolean worksUnconfined, boolean separateKernel)
             throws InterruptedException {
         Bench bench;
         try {
@@ -123,7 +132,10 @@ public final class SuiteRunner {
             return Judge.judge(sc, backend, st, hostile, () -> {
                 st.reset().run();
                 return launcher.run(backend, bench, st.controlPolicy(), st);
-            }, worksUnconfined);
+            }, worksUnconfined, separateKernel, onHost -> {
+                st.reset().run();
+                return launcher.run(onHost ? NONE : backend, bench, st.controlPolicy(), st.probing());
+            });
         } catch (IOException | RuntimeException e) {
             return Judge.verdict(sc, backend, Outcome.SUITE_DEFECT, "the scenario failed to run: " + e, "-", false);
         } finally {

@@ -149,16 +149,16 @@ class ConfFolderTest {
 
     @Test
     void aCommentedFileForABackendNotInstalledIsSilentButOneThatSetsSomethingIsNamed() throws Exception {
-        Path file = conf.resolve("io.aasm.backend.vm.qemu.cfg");
+        Path file = conf.resolve("io.aasm.backend.vm.macos.cfg");
         Files.writeString(file, "# shipped for an optional backend\n#vcpus = 1\n");
         assertEquals(List.of(), folder().get(), "a file that sets nothing for an absent bundle changes nothing");
 
         Files.writeString(file, "# shipped for an optional backend\nvcpus = 1\n");
         List<String> problems = folder().get();
         assertEquals(1, problems.size(), problems.toString());
-        assertTrue(problems.get(0).contains("no installed component has the configuration PID 'io.aasm.backend.vm.qemu'"),
+        assertTrue(problems.get(0).contains("no installed component has the configuration PID 'io.aasm.backend.vm.macos'"),
                 problems.toString());
-        assertNull(inEffect("io.aasm.backend.vm.qemu"));
+        assertNull(inEffect("io.aasm.backend.vm.macos"));
     }
 
     @Test

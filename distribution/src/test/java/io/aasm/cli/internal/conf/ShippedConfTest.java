@@ -50,6 +50,7 @@ class ShippedConfTest {
         osgi.context().installBundle(ConfFramework.sibling("adapter-audit-log"));
         osgi.context().installBundle(ConfFramework.sibling("adapter-transport-proxy"));
         osgi.context().installBundle(ConfFramework.sibling("adapter-container"));
+        osgi.context().installBundle(ConfFramework.sibling("adapter-macos-vhost"));
         osgi.framework.adapt(FrameworkWiring.class).resolveBundles(null);
         metatypes = new Metatypes(osgi.context(), osgi.metatype);
     }
@@ -77,8 +78,7 @@ class ShippedConfTest {
      * Shipped for a backend that is not in bundle/ (the operator adds it to deploy/), so all lines commented;
      * its bundle is not on this class path, so its properties are read from its configuration type's source.
      */
-    private static final Map<String, Path> OPTIONAL = Map.of("io.aasm.backend.vm.qemu",
-            Path.of("../adapter-macos-vhost/src/main/java/io/aasm/backend/vm/internal/QemuVmConfig.java"));
+    private static final Map<String, Path> OPTIONAL = Map.of(); // none since aasm-qemu-vm joined bundle/
     /** An attribute method of a configuration type: {@code int memory_mib() default 512;}. */
     private static final Pattern ATTRIBUTE = Pattern.compile("^\\s*\\S+\\s+([a-z][a-z0-9_]*)\\(\\)\\s+default\\b.*$");
 

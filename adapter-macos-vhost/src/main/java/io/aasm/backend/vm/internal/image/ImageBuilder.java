@@ -35,7 +35,12 @@ public final class ImageBuilder {
     }
 
     public static GuestImage build(KernelSource k, Path agent, Path outDir) throws IOException {
-        String kernelInput = Digests.sha256(k.image());
+        return build(k, agent, outDir, new FileDigests(Optional.empty()));
+    }
+
+    /** {@code digests}: how the kernel package's image is hashed (remembered between runs at run time). */
+    public static GuestImage build(KernelSource k, Path agent, Path outDir, FileDigests digests) throws IOException {
+        String kernelInput = digests.sha256(k.image());
         String agentSha = Digests.sha256(agent);
         Optional<GuestImage> existing = GuestImage.load(outDir);
         if (existing.isPresent() && existing.get().agentSha256().equals(agentSha)

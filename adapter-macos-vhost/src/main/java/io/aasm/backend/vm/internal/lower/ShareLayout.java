@@ -5,10 +5,12 @@ import io.aasm.backend.vm.internal.guest.ViewOp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The filesystem domains as shares: each granted host folder is one share slot (QEMU 9p, read-only enforced
@@ -64,6 +66,7 @@ final class ShareLayout {
                 entries.addAll(l.entries(p, true));
             }
         }
+        Set<String> readOnly = new HashSet<>();
         for (String x : protectedPaths) {
             Optional<HostPaths.Resolved> r = HostPaths.resolve(x);
             for (String w : writes.orElse(List.of())) {
@@ -73,11 +76,14 @@ final class ShareLayout {
                             + ", which no launch may write");
                 }
             }
-            if (r.isPresent() && r.get().directory() && writable(entries, r.get().real())) {
+            // any write grant around it, even with a read grant of the state itself in between (grants add up)
+            if (r.isPresent() && r.get().directory() && entries.stream().anyMatch(e -> e.write()
+                    && e.kind() == FsEntry.Kind.FOLDER && HostPaths.under(r.get().real(), e.path()))) {
                 entries.add(new FsEntry(r.get().real(), false, FsEntry.Kind.FOLDER)); // read-only over the share
+                readOnly.add(r.get().real());
             }
         }
-        List<FsEntry> kept = reduce(entries);
+        List<FsEntry> kept = reduce(entries, readOnly);
         // a symlink inside a shared folder is already there, as the host has it
         l.ops.removeIf(o -> kept.stream().anyMatch(k -> k.kind() == FsEntry.Kind.FOLDER && !k.path().equals(o.target())
                 && HostPaths.under(o.target(), k.path())));
@@ -128,19 +134,14 @@ final class ShareLayout {
         return out;
     }
 
-    private static boolean writable(List<FsEntry> entries, String path) {
-        FsEntry nearest = null;
-        for (FsEntry e : entries) {
-            if ((e.kind() == FsEntry.Kind.FOLDER) && HostPaths.under(path, e.path())
-                    && (nearest == null || e.path().length() > nearest.path().length())) {
-                nearest = e;
-            }
-        }
-        return nearest != null && nearest.write();
-    }
-
-    /** Drops an entry covered by another of the same kind with at least its access (a read under a write stays). */
-    static List<FsEntry> reduce(List<FsEntry> entries) {
+    /**
+     * Drops what a wider entry already gives. A write grant inside a read grant widens (its own read-write share);
+     * a read grant inside a write grant gives nothing more and stays writable, as under every other backend
+     * (grants add up), except {@code readOnly}: aasm's own state, which is read-only over any write grant. (The
+     * kernel drops a write grant nested in another, so a read-and-write folder inside a written workspace arrives
+     * as a read grant only: narrowing it made it read-only and a second mount, where hard links fail.)
+     */
+    static List<FsEntry> reduce(List<FsEntry> entries, Set<String> readOnly) {
         List<FsEntry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparingInt((FsEntry e) -> HostPaths.depth(e.path())).thenComparing(e -> !e.write()));
         List<FsEntry> kept = new ArrayList<>();
@@ -152,7 +153,9 @@ final class ShareLayout {
                     nearest = k;
                 }
             }
-            if (nearest == null || (nearest.write() != e.write() && !e.path().equals(nearest.path()))) {
+            boolean narrows = nearest != null && nearest.write() && !e.write();
+            if (nearest == null || (nearest.write() != e.write() && !e.path().equals(nearest.path())
+                    && (!narrows || readOnly.contains(e.path())))) {
                 kept.add(e);
             } else if (nearest.path().equals(e.path()) && e.write() && !nearest.write()) {
                 kept.set(kept.indexOf(nearest), e); // the same path granted for writing too

@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.qemu;
 
+import io.aasm.backend.vm.internal.image.FileDigests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,13 +13,15 @@ import java.util.regex.Pattern;
 /**
  * The system's {@code qemu-system-<arch>} (Debian package qemu-system-x86): never bundled, found on PATH or
  * where configured. Its version pins the machine type a template is saved with; path, size and mtime
- * identify it in template keys, so an upgraded QEMU never restores a template another one saved.
+ * identify it in template keys, so an upgraded QEMU never restores a template another one saved; its SHA-256
+ * keys the probe cache (remembered by {@link FileDigests}: about 18 MB).
  */
-public record QemuBinary(Path path, String version, int major, int minor, String identity) {
+public record QemuBinary(Path path, String version, int major, int minor, String identity, String sha256) {
     private static final Pattern VERSION = Pattern.compile("QEMU emulator version (\\d+)\\.(\\d+)(\\.\\d+)?");
 
     /** The executable for this host's architecture, or why there is none. */
-    public static Optional<QemuBinary> find(Optional<Path> configured, String pathEnv, StringBuilder why) {
+    public static Optional<QemuBinary> find(Optional<Path> configured, String pathEnv, FileDigests digests,
+                                            StringBuilder why) {
         String arch = System.getProperty("os.arch");
         if (!arch.equals("amd64") && !arch.equals("x86_64")) {
             why.append("the QEMU driver runs x86_64 guests on x86_64 hosts; this host is ").append(arch);
@@ -51,7 +54,8 @@ public record QemuBinary(Path path, String version, int major, int minor, String
             Path real = exe.get().toRealPath();
             String id = real + ":" + Files.size(real) + ":" + Files.getLastModifiedTime(real).toMillis() + ":"
                     + m.group().substring("QEMU emulator version ".length());
-            return Optional.of(new QemuBinary(real, out.lines().findFirst().orElse("").strip(), major, minor, id));
+            return Optional.of(new QemuBinary(real, out.lines().findFirst().orElse("").strip(), major, minor, id,
+                    digests.sha256(real)));
         } catch (IOException e) {
             why.append("cannot run ").append(exe.get()).append(": ").append(e.getMessage());
             return Optional.empty();

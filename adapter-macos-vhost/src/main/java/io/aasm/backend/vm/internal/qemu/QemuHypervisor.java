@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.qemu;
 
+import io.aasm.backend.vm.internal.image.FileDigests;
 import io.aasm.backend.vm.internal.image.GuestImage;
 import io.aasm.backend.vm.internal.image.ImageBuilder;
 import io.aasm.backend.vm.internal.image.KernelSource;
@@ -11,7 +12,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -59,7 +62,7 @@ public final class QemuHypervisor implements Hypervisor {
             why.append(settings.setpriv()).append(" is missing (apt-get install util-linux): QEMU is started under it");
             return null;
         }
-        Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), why);
+        Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), digests(), why);
         if (qemu.isEmpty()) {
             return null;
         }
@@ -92,7 +95,12 @@ public final class QemuHypervisor implements Hypervisor {
         }
         Path agent = BundledAgent.extract(settings.vm().stateDir());
         String name = k.get().release() + "-" + agent.getParent().getFileName().toString().substring(0, 16);
-        return Optional.of(ImageBuilder.build(k.get(), agent, settings.vm().stateDir().resolve("images").resolve(name)));
+        return Optional.of(ImageBuilder.build(k.get(), agent, settings.vm().stateDir().resolve("images").resolve(name),
+                digests()));
+    }
+
+    private FileDigests digests() {
+        return new FileDigests(Optional.of(settings.vm().stateDir().resolve("digests")));
     }
 
     @Override
@@ -151,10 +159,19 @@ public final class QemuHypervisor implements Hypervisor {
     }
 
     @Override
-    public String fingerprint() {
-        Optional<Ready> r = ready();
-        return r.map(x -> x.qemu().identity() + "|" + x.image().digest() + "|" + settings.vm().memoryMib() + "|"
-                + settings.vm().vcpus() + "|" + settings.vm().slots() + "|" + accelerators.mode()).orElse("unavailable");
+    public Map<String, String> probeKey() {
+        Ready r = ready().orElseThrow(() -> new IllegalStateException(problem));
+        Map<String, String> key = new LinkedHashMap<>();
+        key.put("qemu_sha256", r.qemu().sha256());
+        key.put("qemu_version", r.qemu().version());
+        key.put("kernel_sha256", r.image().kernelSha256());
+        key.put("initramfs_sha256", r.image().initramfsSha256());
+        key.put("agent_sha256", r.image().agentSha256());
+        key.put("cmdline", r.image().cmdline());
+        key.put("shape", settings.vm().memoryMib() + " MiB, " + settings.vm().vcpus() + " vCPU, "
+                + settings.vm().slots() + " slots");
+        key.put("accelerator", accelerators.mode());
+        return key;
     }
 
     @Override

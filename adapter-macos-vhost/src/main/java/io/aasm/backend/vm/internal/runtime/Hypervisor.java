@@ -22,8 +22,12 @@ public interface Hypervisor {
     /** One line for evidence and reports: hypervisor, version, accelerator, size, how a launch starts. */
     String describe();
 
-    /** Part of the probe cache key: anything whose change could change what the probes observe. */
-    String fingerprint();
+    /**
+     * The hypervisor's part of the probe cache key (binary and guest image digests, VM shape, accelerator mode):
+     * anything whose change could change what the probes observe. Cheap: no VM is started to answer; asked only
+     * when {@link #unavailable()} is empty.
+     */
+    java.util.Map<String, String> probeKey();
 
     /** The provenance digest of what this driver runs (the guest agent and image). */
     Optional<String> sha256();

@@ -2,7 +2,9 @@ package io.aasm.backend.vm.internal.runtime;
 
 import io.aasm.backend.vm.internal.lower.VmRoutes;
 import io.aasm.backend.vm.internal.probe.ProbeCache;
+import io.aasm.backend.vm.internal.probe.ProbeKey;
 import io.aasm.backend.vm.internal.probe.ProbeResult;
+import io.aasm.backend.vm.internal.probe.Unmeasured;
 import io.aasm.backend.vm.internal.probe.VmCapabilities;
 import io.aasm.backend.vm.internal.probe.VmProbeSuite;
 import io.aasm.ports.capability.BackendCapabilities;
@@ -15,66 +17,98 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What this host's guests can do, measured once and kept: the probe verdicts from the per-host cache, or
- * from running the suite (about twenty guest launches) when there is none; then the routes and guest facts
- * they are read against. Nothing is probed on a launch once this is known.
+ * What this host's guests can do, measured once per key and kept. A listing ({@link #listed}) reads the per-host
+ * cache and otherwise says "not yet measured" without starting any guest; the first use ({@link #measured})
+ * boots the template and runs the suite (about twenty guest launches) when no trusted cache exists. The routes
+ * are read against the guest facts recorded with the verdicts, so a cached answer needs no guest either.
  */
 final class ProbeState {
-    /** The routes (they depend on the guest's Landlock ABI) and whether the guest has the tree's cgroup. */
-    record Facts(VmRoutes routes, boolean cgroup) {
-    }
-
-    interface FactsSource {
-        Facts get() throws IOException;
-    }
-
-    private final Supplier<ProbeCache> cache;
+    private final String backendId;
+    private final String version;
+    private final VmSettings settings;
+    private final Hypervisor hypervisor;
     private final Supplier<VmProbeSuite> suite;
     private volatile VmCapabilities measured;
-    private volatile BackendCapabilities failed;
 
-    ProbeState(Supplier<ProbeCache> cache, Supplier<VmProbeSuite> suite) {
-        this.cache = cache;
+    ProbeState(String backendId, String version, VmSettings settings, Hypervisor hypervisor,
+               Supplier<VmProbeSuite> suite) {
+        this.backendId = backendId;
+        this.version = version;
+        this.settings = settings;
+        this.hypervisor = hypervisor;
         this.suite = suite;
     }
 
-    VmCapabilities measured(boolean refresh, Supplier<Optional<String>> unavailable, FactsSource facts) {
+    /** The cached verdicts, or "not yet measured": never starts a guest. */
+    BackendCapabilities listed(Supplier<Optional<String>> unavailable) {
+        VmCapabilities m = measured;
+        if (m != null) {
+            return m.general();
+        }
+        Optional<String> why = unavailable.get();
+        if (why.isPresent()) {
+            return BackendCapabilities.unavailable(why.get(), PlatformBoundary.SEPARATE_KERNEL);
+        }
+        ProbeCache.Lookup l = cache().read();
+        if (l.entry().isEmpty()) {
+            return Unmeasured.capabilities(backendId, l.why());
+        }
+        VmCapabilities c = from(l.entry().get());
+        measured = c;
+        return c.general();
+    }
+
+    /** The verdicts a launch is planned against: cached when trusted, else measured now. */
+    VmCapabilities measured(boolean refresh, Supplier<Optional<String>> unavailable) {
         VmCapabilities m = measured;
         if (m != null && !refresh) {
             return m;
         }
         synchronized (this) {
             if (measured == null || refresh) {
-                measured = measure(refresh, unavailable, facts);
+                measured = measure(refresh, unavailable);
             }
             return measured;
         }
     }
 
-    private VmCapabilities measure(boolean refresh, Supplier<Optional<String>> unavailable, FactsSource source) {
+    ProbeCache cache() {
+        return new ProbeCache(settings.probeDir(), ProbeKey.of(backendId, version, hypervisor.probeKey()),
+                settings.uid());
+    }
+
+    private VmCapabilities measure(boolean refresh, Supplier<Optional<String>> unavailable) {
         Optional<String> why = unavailable.get();
         if (why.isPresent()) {
             return new Unavailable(why.get());
         }
-        Facts facts;
+        ProbeCache store = cache();
+        if (!refresh) {
+            Optional<ProbeCache.Entry> cached = store.read().entry();
+            if (cached.isPresent()) {
+                return from(cached.get());
+            }
+        }
+        GuestFacts facts;
         try {
-            facts = source.get(); // boots and saves the template on first use
+            facts = hypervisor.facts(); // boots and saves the template on first use
         } catch (IOException e) {
             return new Unavailable("the guest could not be started here: " + e.getMessage());
         }
-        ProbeCache store = cache.get();
-        Optional<ProbeCache.Entry> entry = refresh ? Optional.empty() : store.read();
-        if (entry.isEmpty()) {
-            Map<CapabilityDomain, ProbeResult> results = suite.get().runAll();
-            entry = Optional.of(new ProbeCache.Entry(Instant.now(), results));
-            try {
-                store.write(entry.get());
-            } catch (IOException e) {
-                // an unwritable cache only costs probing again next time
-            }
+        Map<CapabilityDomain, ProbeResult> results = suite.get().runAll();
+        ProbeCache.Entry entry = new ProbeCache.Entry(Instant.now(),
+                new ProbeCache.Guest(facts.kernel(), facts.landlockAbi(), facts.cgroup()), results);
+        try {
+            store.write(entry);
+        } catch (IOException e) {
+            // an unwritable cache only costs probing again next time
         }
-        return new VmCapabilities(facts.routes(), facts.cgroup(), entry.get().results(),
-                Optional.of(entry.get().measuredAt()));
+        return from(entry);
+    }
+
+    private VmCapabilities from(ProbeCache.Entry e) {
+        return new VmCapabilities(new VmRoutes(settings.slots(), settings.memoryMib(), e.guest().landlockAbi()),
+                e.guest().cgroup(), e.results(), Optional.of(e.measuredAt()));
     }
 
     /** A host where no guest runs: every answer is "unavailable", with the reason. */

@@ -1,11 +1,10 @@
 package io.aasm.backend.vm.internal.runtime;
 
+import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.lower.Seccomp;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.backend.vm.internal.lower.VmLowerer;
 import io.aasm.backend.vm.internal.lower.VmLowering;
-import io.aasm.backend.vm.internal.lower.VmRoutes;
-import io.aasm.backend.vm.internal.probe.ProbeCache;
 import io.aasm.backend.vm.internal.probe.VmCapabilities;
 import io.aasm.backend.vm.internal.probe.VmProbeSuite;
 import io.aasm.ports.backend.BackendIdentity;
@@ -25,12 +24,12 @@ import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.backend.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -39,6 +38,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * their own {@link Hypervisor}.
  */
 public final class VmBoundary {
+    /** The backend's version: part of the probe cache key, so a new lowering or agent is measured again. */
+    static final String VERSION = "0.2.0";
     private final String id;
     private final String source;
     private final Hypervisor hypervisor;
@@ -58,12 +59,12 @@ public final class VmBoundary {
         this.seccomp = VmLowerer.seccomp(why);
         this.seccompProblem = why.toString();
         this.starts = new VmStarts(hypervisor, timers, settings.answerMillis());
-        this.probes = new ProbeState(() -> new ProbeCache(settings.probeDir(), id, hypervisor.fingerprint()),
+        this.probes = new ProbeState(id, VERSION, settings, hypervisor,
                 () -> new VmProbeSuite(this::runDirect, settings.scratchDir()));
     }
 
     public BackendIdentity identity() {
-        return new BackendIdentity(id, "0.1.0", new Provenance(source, "Apache-2.0", false, hypervisor.sha256(),
+        return new BackendIdentity(id, VERSION, new Provenance(source, "Apache-2.0", false, hypervisor.sha256(),
                 ProvenanceStatus.FIRST_PARTY));
     }
 
@@ -75,8 +76,9 @@ public final class VmBoundary {
         return seccomp.isEmpty() ? Optional.of(seccompProblem) : Optional.empty();
     }
 
+    /** What a listing shows: cached verdicts or "not yet measured"; never boots a guest. */
     public BackendCapabilities capabilities() {
-        return measured(false).general();
+        return probes.listed(this::unavailable);
     }
 
     public BackendCapabilities refreshCapabilities() {
@@ -84,12 +86,12 @@ public final class VmBoundary {
     }
 
     private VmCapabilities measured(boolean refresh) {
-        return probes.measured(refresh, this::unavailable, this::routesAndFacts);
+        return probes.measured(refresh, this::unavailable);
     }
 
-    private ProbeState.Facts routesAndFacts() throws IOException {
-        GuestFacts f = hypervisor.facts();
-        return new ProbeState.Facts(new VmRoutes(settings.slots(), settings.memoryMib(), f.landlockAbi()), f.cgroup());
+    /** Where this boundary's verdicts are (or would be) cached under the current key. */
+    public Path probeCacheFile() {
+        return probes.cache().file();
     }
 
     public BackendPlan plan(ExecutionSpec spec) {
@@ -98,7 +100,7 @@ public final class VmBoundary {
             return new VmBackendPlan(spec, BackendCapabilities.unavailable(why.get(), PlatformBoundary.SEPARATE_KERNEL),
                     Optional.empty());
         }
-        VmCapabilities m = measured(false);
+        VmCapabilities m = measured(false); // the first use on a host measures (a listing never does)
         BackendCapabilities caps = m.narrowed(spec.requirements());
         if (!caps.available()) {
             return new VmBackendPlan(spec, caps, Optional.empty());
@@ -128,7 +130,18 @@ public final class VmBoundary {
 
     /** Lowers and runs one launch to its end, bypassing negotiation, stdio detached: the probes' way in. */
     public ExitDisposition runDirect(ExecutionSpec spec) throws LaunchException {
-        VmLaunch launch = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
+        return runDirect(spec, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #runDirect(ExecutionSpec)}, the lowered plan changed by {@code alter} before it is sent: how a
+     * test breaks the guest boundary on purpose (the canaries must then refuse the launch). Not reachable from
+     * the kernel or any configuration.
+     */
+    public ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter) throws LaunchException {
+        VmLaunch lowered = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
+        VmLaunch launch = new VmLaunch(alter.apply(lowered.plan()), lowered.slots(), lowered.wallClockSeconds(),
+                lowered.installed());
         Started s = starts.start(launch);
         s.session().relay(buf -> -1, (b, o, l) -> { }, (b, o, l) -> { });
         try {

@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * What the backend can show about a launch: CONFIGURED (what the plan installs, the VM it ran in),
  * INSTALLED per domain (the agent reported the boundary in place before execve), one EXERCISED record
- * after the end. Never DECISION: the guest's denials are not observed one by one.
+ * after the end, and DECISION for each canary the agent reported denied under this launch's nonce
+ * ({@link GuestCanaries}). Denials during the run are not observed one by one.
  */
 final class VmEvidence {
     private VmEvidence() {
@@ -34,6 +35,7 @@ final class VmEvidence {
         for (CapabilityDomain dom : s.launch().installed().keySet()) {
             out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.of(dom), ClaimTerm.OBSERVED, detail));
         }
+        out.addAll(GuestCanaries.decisions(s.canaries(), s.fields()));
         out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.empty(), ClaimTerm.OBSERVED,
                 "the program's authority right after execve: " + s.fields().getOrDefault("authority", "unavailable")));
         d.ifPresent(x -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED, Optional.empty(), ClaimTerm.OBSERVED,

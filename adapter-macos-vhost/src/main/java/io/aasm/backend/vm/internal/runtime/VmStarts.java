@@ -6,7 +6,9 @@ import io.aasm.backend.vm.internal.guest.StartOutcome;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.backend.vm.internal.guest.CanaryPlan;
 import java.io.IOException;
+import java.util.Optional;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,13 +45,18 @@ final class VmStarts {
         ScheduledFuture<?> watchdog = timers.schedule(m::close, answerMillis, TimeUnit.MILLISECONDS);
         byte[] seed = new byte[64];
         RANDOM.nextBytes(seed);
-        StartOutcome out = session.start(PlanEncoder.encode(launch.plan(), seed, Instant.now()));
+        Optional<CanaryPlan> canaries = GuestCanaries.choose(launch);
+        StartOutcome out = session.start(PlanEncoder.encode(launch.plan(), seed, Instant.now(), canaries));
         watchdog.cancel(false);
         long answered = (System.nanoTime() - t0) / 1_000_000L;
         if (out instanceof StartOutcome.Started s) {
-            return new Started(launch, m, session, s.fields(), t0, m.startMillis(), answered);
+            return new Started(launch, m, session, s.fields(), t0, m.startMillis(), answered, canaries);
         }
         m.close();
+        if (out instanceof StartOutcome.Refused r && r.token().equals("canary_escaped")) {
+            throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "a canary got through the guest boundary, "
+                    + "so the program was not started: " + r.detail() + " [canary_escaped]");
+        }
         if (out instanceof StartOutcome.Refused r) {
             throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "the guest agent refused the plan ("
                     + r.token() + "): " + r.detail());

@@ -1,0 +1,71 @@
+package io.aasm.backend.vm.internal.runtime;
+
+import io.aasm.backend.vm.internal.guest.CanaryPlan;
+import io.aasm.backend.vm.internal.guest.GuestPlan;
+import io.aasm.backend.vm.internal.lower.VmLaunch;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.evidence.ClaimTerm;
+import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which canaries a launch asks the guest agent for, and what their report proves. A canary is asked only for
+ * a domain the launch claims to prevent and whose target the grants leave out (a grant of "/" itself leaves
+ * the view's root readable or writable, so no canary could be denied there). The report counts only when it
+ * carries this launch's nonce: a report from another launch or a replayed frame proves nothing here.
+ */
+final class GuestCanaries {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private GuestCanaries() {
+    }
+
+    static Optional<CanaryPlan> choose(VmLaunch launch) {
+        Set<CapabilityDomain> d = EnumSet.noneOf(CapabilityDomain.class);
+        Map<CapabilityDomain, List<String>> installed = launch.installed();
+        boolean rootGranted = launch.plan().rules().stream().anyMatch(r -> r.path().equals("/"));
+        boolean rootWritable = launch.plan().rules().stream()
+                .anyMatch(r -> r.path().equals("/") && r.access() != GuestPlan.Access.READ);
+        if (installed.containsKey(CapabilityDomain.FILESYSTEM_READ) && !rootGranted) {
+            d.add(CapabilityDomain.FILESYSTEM_READ);
+        }
+        if (installed.containsKey(CapabilityDomain.FILESYSTEM_WRITE) && !rootWritable) {
+            d.add(CapabilityDomain.FILESYSTEM_WRITE);
+        }
+        if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS)) {
+            d.add(CapabilityDomain.NETWORK_EGRESS);
+        }
+        if (d.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] nonce = new byte[8];
+        RANDOM.nextBytes(nonce);
+        return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce)));
+    }
+
+    /** One DECISION record per canary the agent reported denied under this launch's nonce. */
+    static List<EvidenceRecord> decisions(Optional<CanaryPlan> asked, Map<String, String> started) {
+        List<EvidenceRecord> out = new ArrayList<>();
+        if (asked.isEmpty() || !asked.get().nonce().equals(started.get("canary_nonce"))) {
+            return out;
+        }
+        for (CapabilityDomain d : asked.get().domains()) {
+            String v = started.getOrDefault("canary." + d.token(), "");
+            if (v.startsWith("denied:")) {
+                out.add(new EvidenceRecord(EvidenceKind.DECISION, Optional.of(d), ClaimTerm.DENIED_BEFORE_EXECUTION,
+                        "canary " + asked.get().nonce() + ": " + CanaryPlan.attempt(d) + ", attempted by the program's "
+                                + "process inside its guest boundary right before execve, was denied ("
+                                + v.substring("denied:".length()) + ")"));
+            }
+        }
+        return out;
+    }
+}
