@@ -23,17 +23,6 @@ final class DaemonStart {
     static final List<String> DAEMON_JVM = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx128m", "-Xmn24m",
             "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:MaxMetaspaceSize=128m");
 
-    /**
-     * Every confined launch starts {@code aasm-launch} through {@code ProcessBuilder}. The JDK's default on Linux
-     * (POSIX_SPAWN) execs its {@code jspawnhelper} first, which then execs the launcher: two execs per launch.
-     * VFORK execs the launcher directly from a vforked child of the kernel; measured paired on this host it took
-     * the launcher's start from 11.2 to 2.5 ms (median, load 17; docs/benchmarks.md, "Where the time goes").
-     * Only where the JDK is known to offer it (17 to 21): a JDK without it refuses every process start.
-     */
-    static List<String> launchMechanism(int jdkFeature) {
-        return jdkFeature >= 17 && jdkFeature <= 21 ? List.of("-Djdk.lang.Process.launchMechanism=VFORK") : List.of();
-    }
-
     private DaemonStart() {
     }
 
@@ -82,7 +71,6 @@ final class DaemonStart {
         cmd.add(info.command().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
                 "daemon: cannot read this JVM's command")));
         cmd.addAll(DAEMON_JVM);
-        cmd.addAll(launchMechanism(Runtime.version().feature()));
         String[] jvmArgs = info.arguments().orElse(new String[0]);
         for (int i = 0; i < jvmArgs.length; i++) {
             if (jvmArgs[i].startsWith("-XX:TieredStopAtLevel")) {
