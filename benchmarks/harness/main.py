@@ -1,7 +1,7 @@
 """benchmarks/run: --quick (CI smoke, never judges), --full (pre-registered rules), --self-test, --compare."""
 import argparse, datetime, json, os, shutil, sys, tempfile, time, traceback
 
-from . import arms, containers, env, report, rules, sampler, server, warm, workloads
+from . import arms, coldstart, containers, env, report, resident, rules, sampler, server, throughput, warm, workloads
 
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(BENCH_DIR)
@@ -37,6 +37,7 @@ def render_policy(ws, port, path):
     if not any(java_home == r or java_home.startswith(r + "/") for r in read):
         read.append(java_home)
     read = [r for r in read if os.path.exists(r)] + [ws.ro]
+    ws.read_paths = read  # the sandlock peer arm grants the same paths
     with open(os.path.join(BENCH_DIR, "policy", "bench-policy.yaml.in")) as f:
         text = f.read()
     text = text.replace("@READ_PATHS@", ", ".join(read)).replace("@SCRATCH@", ws.scratch).replace("@PORT@", str(port))
@@ -81,7 +82,8 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
         snap = os.path.join(ws.root, "aasm")
         shutil.copytree(a.aasm_home, snap, symlinks=True)
         aasm_bin = os.path.join(snap, "bin", "aasm")
-    cli_env = dict(base_env, AASM_BIN=aasm_bin or "", AASM_BENCH_POLICY=policy,
+    # AASM_CLIENT=off: the CLI arms stay cold even while the resident arm's kernel runs (amendment 5)
+    cli_env = dict(base_env, AASM_BIN=aasm_bin or "", AASM_BENCH_POLICY=policy, AASM_CLIENT="off",
                    XDG_CACHE_HOME=os.path.join(ws.root, "cache"))
     sandlock_bin, sandlock_how = arms.sandlock(REPO)
     # the CLI finds sandlock the way a user's does: through AA_SANDLOCK_BIN (an absolute path)
@@ -90,6 +92,10 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
     engine, no_engine = arms.container_engine()
     container_env = dict(cli_env, AASM_BENCH_BACKEND="aasm-container", AASM_BENCH_ISOLATION="container",
                          AASM_BENCH_POLICY=container_policy or "")
+    kernel_box = []
+    vm_ok, vm_why = arms.vm_backend(os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else None)
+    direct_env = dict(base_env, AASM_SANDLOCK_BIN=sandlock_bin or "", AASM_BENCH_READ=":".join(ws.read_paths),
+                      AASM_BENCH_SCRATCH=ws.scratch, AASM_BENCH_PORT=str(port))
     candidates = [
         ("unconfined", lambda: arms.LauncherArm("unconfined", L("unconfined.sh"), base_env, ws.scratch, log, smp), None),
         ("negative-control", lambda: arms.LauncherArm("negative-control", L("throttled.sh"),
@@ -101,6 +107,14 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
         ("sandlock-api", None, None if sandlock_bin else sandlock_how),
         ("sandlock", lambda: arms.LauncherArm("sandlock", L("aasm-cli.sh"), sandlock_env, ws.scratch, log, smp),
          None if sandlock_bin and aasm_bin else (sandlock_how if aasm_bin else "no aasm distribution")),
+        ("resident", lambda: _resident_arm(cli_env, ws, out, log, smp, kernel_box),
+         None if aasm_bin else "no aasm distribution at %s (build: mvn -q -DskipTests install)" % a.aasm_home),
+        ("sandlock-direct", lambda: arms.LauncherArm("sandlock-direct", L("sandlock-direct.sh"), direct_env,
+                                                     ws.scratch, log, smp), sandlock_how if not sandlock_bin else None),
+        ("vm-cli", lambda: arms.LauncherArm("vm-cli", L("aasm-cli.sh"),
+                                            dict(cli_env, AASM_BENCH_BACKEND="aasm-qemu-vm", AASM_BENCH_ISOLATION="vm"),
+                                            ws.scratch, log, smp),
+         None if vm_ok and aasm_bin else (vm_why if aasm_bin else "no aasm distribution")),
         ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
                                            {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),
          None if arms.which("bwrap") else "no bwrap executable on PATH (apt-get install -y bubblewrap)"),
@@ -136,8 +150,16 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
             table[arm_id] = {"present": False, "reason": absent}
             continue
         else:
-            arm = make()
+            try:
+                arm = make()
+            except RuntimeError as e:  # the resident kernel did not start: absent, with the reason
+                table[arm_id] = {"present": False, "reason": str(e)}
+                continue
+        served = kernel_box[0].served() if arm_id == "resident" else None
         ok, why = arms.preflight(arm, nop)
+        if ok and served is not None and not kernel_box[0].wait_served(served + 1):
+            # the client falls back to a cold run when no kernel answers: that would measure the wrong path
+            ok, why = False, "preflight was not served by the resident kernel (cold fallback?)"
         if ok and arm_id not in ("unconfined", "negative-control"):
             ok, check = arms.confinement_check(arm, os.path.join(ws.root, "outside-" + arm_id))
             why = why + "; " + check
@@ -151,7 +173,22 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
     if driver and not {"native-api", "sandlock-api", "container-api"} & {x.id for x in present}:
         driver.close()
         driver = None
-    return present, table, driver
+    return present, table, driver, (kernel_box[0] if kernel_box else None)
+
+
+def _resident_arm(cli_env, ws, out, log, smp, box):
+    """The resident arm (amendment 5): bin/aasm -> aasm-client -> a kernel of this run's own, started here."""
+    env = dict(cli_env, AASM_BENCH_BACKEND="aasm-native")
+    env.pop("AASM_CLIENT")
+    kernel = resident.ResidentKernel(env["AASM_BIN"], env, os.path.join(ws.root, "run"),
+                                     os.path.join(out, "resident-kernel.log"))
+    box.append(kernel)
+    ok, why = kernel.start()
+    if not ok:
+        raise RuntimeError("resident kernel did not start: " + why)
+    # P6 NOT_MEASURED: wait4 sees the client, the launched tree is the kernel's child
+    return arms.LauncherArm("resident", os.path.join(BENCH_DIR, "launchers", "aasm-cli.sh"), kernel.env,
+                            ws.scratch, log, smp, rss=False)
 
 
 def measure(present, driver, ws, port, reps, warmup):
@@ -216,6 +253,7 @@ def main(argv=None):
     root = tempfile.mkdtemp(prefix="aasm-bench-")
     srv = None
     driver = None
+    kernel = None
     try:
         ws = workloads.Workspace(root, BENCH_DIR, mode)
         srv, port = server.start()
@@ -231,12 +269,23 @@ def main(argv=None):
         load_before = env.load()
         helper = sampler.build_helper(root)
         smp = sampler.Sampler(helper)
-        present, table, driver = build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
+        present, table, driver, kernel = build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
+        kernel_memory = {}
+        if kernel and any(x.id == "resident" for x in present):
+            time.sleep(2)
+            kernel_memory["idle (after start and two launches)"] = kernel.memory()
         if not any(x.id == "unconfined" for x in present):
             print("harness error: the unconfined baseline does not run", file=sys.stderr)
             return 1
         t0 = time.time()
         samples = measure(present, driver, ws, port, reps, warmup)
+        if kernel_memory:
+            kernel_memory["after the families P1-P7"] = kernel.memory()
+        cold = coldstart.report(samples, present, ws.argv("startup_nop", port), mode)
+        tp = throughput.summarise(throughput.measure(present, ["/bin/true"], mode, log,
+                                                     kernel if kernel_memory else None))
+        if kernel_memory:
+            kernel_memory["after the throughput family"] = kernel.memory()
         memory = containers.memory_per_container(present, ws, 1 if mode == "quick" else 5)
         min_reps = rules.MIN_KEPT_FULL if mode == "full" else reps
         graded, control = analyse(samples, min_reps)
@@ -249,6 +298,9 @@ def main(argv=None):
             "rss_source": "rusage-exec helper (wait4 of a ~1 MiB parent)" if helper else
             "harness wait4 (floor: the harness's own resident set; no C compiler found)", "workload_sizes": ws.size,
             "samples": samples, "grades": graded, "negative_control": control, "container_memory": memory,
+            "throughput": tp, "throughput_not_run": {k: v for k, v in throughput.NOT_RUN.items()
+                                                     if any(x.id == k for x in present)},
+            "cold_start": cold, "resident_kernel": kernel_memory or None,
             "control_validity": "VALID" if control["valid"] else "INVALID",
         }
         if mode == "quick":
@@ -277,6 +329,8 @@ def main(argv=None):
     finally:
         if driver:
             driver.close()
+        if kernel:
+            kernel.stop()
         if srv:
             srv.shutdown()
         shutil.rmtree(root, ignore_errors=True)
