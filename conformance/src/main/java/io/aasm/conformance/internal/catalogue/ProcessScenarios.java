@@ -38,15 +38,17 @@ final class ProcessScenarios {
         String name = "proc-fork-bomb-ceiling";
         return new Scenario(name, CapabilityDomain.PROCESS_CREATION,
                 "spawn " + SPAWN + " concurrent processes under a ceiling of " + CEILING, b -> {
-                    // every child stays until all were spawned, so a slow host cannot turn a ceiling on
-                    // concurrent processes into a count of sequential ones
-                    String release = b.out() + "/release";
-                    // a child's wait only counts the sleeps that ran: at the ceiling `sleep` cannot fork, and a
-                    // child that gave up at once would make room for the next one (sequential, counted as
-                    // concurrent)
-                    String wait = "n=0; while [ ! -e " + release + " ] && [ $n -lt 100 ]; do sleep 0.1 && n=$((n+1)); done";
-                    String script = "i=0\nwhile [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; " + wait
-                            + " ) & i=$((i+1)); done\n: > " + release + "\nwait";
+                    // Every child stays until all were spawned, so the count is of concurrent processes, never of
+                    // sequential ones. A child waits without forking (a read on a FIFO): at the ceiling a child
+                    // that forked `sleep` would die of "Cannot fork" and make room for the next one. The spawning
+                    // loop runs in a subshell, so the ceiling ending it still lets the script release the children;
+                    // the script holds the FIFO open read-write, so a child that opens it late still finds its line.
+                    // Without a FIFO nothing is spawned: the control then shows nothing and the cell is inconclusive.
+                    String gate = b.out() + "/gate";
+                    String script = "mkfifo " + gate + " || exit 0\nexec 3<>" + gate + "\n"
+                            + "( i=0; while [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; read x < " + gate
+                            + " ) & i=$((i+1)); done )\n"
+                            + "i=0; while [ $i -lt " + SPAWN + " ]; do echo >&3; i=$((i+1)); done\nwait";
                     Staged.Observation effect = () -> {
                         long n;
                         try (var s = Files.list(b.out())) {
