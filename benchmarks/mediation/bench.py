@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Transport mediation figures (docs/mediation.md, docs/benchmarks.md): paired, in one run.
 
-  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB]
+  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B]
 
 Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
   relay   - the client inside an aasm-native launch, through a granted loopback port (relay only);
   proxy   - the same launch, through the supervisor's proxy (relay + proxy, HTTP CONNECT by name).
-relay and proxy alternate connection by connection inside each launch; direct runs right before each launch.
+The three arms alternate sample by sample inside each launch (order reversed every other sample): the client in
+the launch asks the host, over its stdin/stdout, to take each direct sample at its turn, so every ratio compares
+samples taken seconds apart under the same load.
 Connect latency = socket() to the 1-byte answer (plus the CONNECT exchange for proxy: what a client waits);
-throughput = one bulk download per sample. Medians per arm; the load average is recorded with the figures.
+throughput = one bulk download per sample. Medians per arm, and the median of the per-sample ratios (each relay or
+proxy sample against the direct sample taken next to it); the load average is recorded with the figures. The CPU
+time the launcher's relay process spends during the bulk phase (from the host's /proc, before and after) gives its
+cost per GiB moved, which depends far less on the machine's load than any throughput does.
 """
 import json, os, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -82,15 +87,54 @@ def bulk(mode, port, size):
     return size / dt / 1e6
 
 
+def on_host(what):
+    """A direct sample, taken by the host (outside the launch) at this point of the sequence."""
+    sys.stdout.write(what + "\n")
+    sys.stdout.flush()
+    return float(sys.stdin.readline())
+
+
 def client(modes, port, conns, size, bulks):
     out = {m: {"latency_ms": [], "mb_s": []} for m in modes}
     for i in range(conns):
         for m in (modes if i % 2 == 0 else list(reversed(modes))):
-            out[m]["latency_ms"].append(latency(m, port))
+            out[m]["latency_ms"].append(on_host("L") if m == "direct" else latency(m, port))
+    on_host("C")
     for i in range(bulks):
         for m in (modes if i % 2 == 0 else list(reversed(modes))):
-            out[m]["mb_s"].append(bulk(m, port, size))
+            out[m]["mb_s"].append(on_host("B") if m == "direct" else bulk(m, port, size))
+    on_host("C")
     return out
+
+
+def relay_cpu_ticks(root):
+    """utime + stime of the launch's relay: the aasm-launch child of aasm-launch left in our network namespace."""
+    ours = os.readlink("/proc/self/ns/net")
+    tree, stats = {root}, {}
+    for pid in sorted(int(p) for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                st = f.read()
+        except OSError:
+            continue
+        comm, rest = st[st.index("(") + 1:st.rindex(")")], st[st.rindex(")") + 2:].split()
+        stats[pid] = (comm, int(rest[1]), int(rest[11]) + int(rest[12]))
+    grew = True
+    while grew:
+        grew = False
+        for pid, (comm, ppid, _) in stats.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    for pid in tree:
+        comm, ppid, ticks = stats.get(pid, ("", 0, 0))
+        if comm == "aasm-launch" and stats.get(ppid, ("",))[0] == "aasm-launch":
+            try:
+                if os.readlink("/proc/%d/ns/net" % pid) == ours:
+                    return ticks
+            except OSError:
+                pass
+    raise SystemExit("no relay process found under pid %d" % root)
 
 
 def policy(path, scratch, port):
@@ -101,7 +145,7 @@ def policy(path, scratch, port):
                 + "  name_resolution: {hosts: {bench.test: 127.0.0.1}}\n")
 
 
-def run(home, rounds, conns, mib):
+def run(home, rounds, conns, mib, bulks):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
@@ -113,24 +157,40 @@ def run(home, rounds, conns, mib):
     pol = os.path.join(scratch, "policy.yaml")
     policy(pol, os.path.dirname(here), port)
     acc = {m: {"latency_ms": [], "mb_s": []} for m in ("direct", "relay", "proxy")}
+    ratios = {"relay": [], "proxy": []}
+    relay_ticks, relayed = 0, 0
     for r in range(rounds):
-        d = client(["direct"], port, conns, size, 3)
-        for k in ("latency_ms", "mb_s"):
-            acc["direct"][k] += d["direct"][k]
-        out = os.path.join(scratch, "round.json")
         cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", "process", "--isolation-backend",
                "aasm-native", "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
-               str(size)]
-        with open(out, "w") as f:
-            p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=dict(os.environ, PATH="/usr/bin:/bin"))
-        if p.returncode != 0:
-            raise SystemExit("launch failed: " + p.stderr.decode(errors="replace"))
-        with open(out) as f:
-            inside = json.load(f)
-        for m in ("relay", "proxy"):
+               str(size), str(bulks)]
+        err = tempfile.TemporaryFile()
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                             env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
+        inside = None
+        ticks = []
+        for line in p.stdout:
+            if line.strip() in ("L", "B", "C"):
+                if line.strip() == "C":
+                    ticks.append(relay_cpu_ticks(p.pid))
+                    v = 0.0
+                else:
+                    v = latency("direct", port) if line.strip() == "L" else bulk("direct", port, size)
+                p.stdin.write("%r\n" % v)
+                p.stdin.flush()
+            elif line.startswith("{"):
+                inside = json.loads(line)
+        if p.wait() != 0 or inside is None:
+            err.seek(0)
+            raise SystemExit("launch failed: " + err.read().decode(errors="replace"))
+        for m in ("direct", "relay", "proxy"):
             for k in ("latency_ms", "mb_s"):
                 acc[m][k] += inside[m][k]
-    summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib}
+        for m in ("relay", "proxy"):
+            ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
+        relay_ticks += ticks[1] - ticks[0]
+        relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
+    summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib,
+               "bulks_per_round": bulks}
     for m, v in acc.items():
         summary[m] = {"latency_ms_median": statistics.median(v["latency_ms"]),
                       "latency_ms_p90": sorted(v["latency_ms"])[int(0.9 * (len(v["latency_ms"]) - 1))],
@@ -140,19 +200,22 @@ def run(home, rounds, conns, mib):
     summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
     summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
     summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
+    summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(ratios["relay"])
+    summary["paired_throughput_ratio_proxy_vs_direct"] = statistics.median(ratios["proxy"])
+    summary["relay_cpu_ms_per_gib"] = relay_ticks * 1000.0 / os.sysconf("SC_CLK_TCK") / (relayed / (1 << 30))
     print(json.dumps(summary, indent=2))
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "client":
-        port, conns, size = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-        print(json.dumps(client(["relay", "proxy"], port, conns, size, 3)))
+        port, conns, size, bulks = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        print(json.dumps(client(["direct", "relay", "proxy"], port, conns, size, bulks)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
-        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256}
+        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3}
         home = args[0]
         for i in range(1, len(args), 2):
             opts[args[i]] = int(args[i + 1])
-        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"])
+        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"])
     else:
         raise SystemExit(__doc__)

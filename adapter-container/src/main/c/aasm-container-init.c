@@ -1,14 +1,15 @@
 /*
  * aasm-container-init: the container's first process (GUARD.md, "The init").
  *
- *     /.aasm-init [-s ROWS:COLS] -- <program> [args...]
+ *     /.aasm-init [-s ROWS:COLS] [canary:...] -- <program> [args...]
  *
  * Bound read-only into every container whose policy lets processes be created. It starts the program in
  * a process group of its own, passes every signal it receives on to that group (the engine's "kill" reaches
  * the init only), reaps every orphan, and exits with the program's status: its exit code, or 128+N when a
  * signal N killed it. It exists because a program that is itself pid 1 ignores every signal it does not
  * handle, and because the engine's own init lives at a path a granted /sbin would hide. With -s (a container
- * with a terminal) it first gives its terminal the caller's size, so the program never starts at 0x0.
+ * with a terminal) it first gives its terminal the caller's size, so the program never starts at 0x0. With
+ * canary words it then tests the container's boundary from inside before the program exists (init-canary.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,19 +20,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "init-canary.h"
+
 int main(int argc, char **argv) {
     int first = 1;
     unsigned rows = 0, cols = 0;
     if (argc > 3 && !strcmp(argv[1], "-s") && sscanf(argv[2], "%u:%u", &rows, &cols) == 2) first = 3;
+    int canaries = first;
+    while (first < argc && !strncmp(argv[first], "canary:", 7)) first++;
     if (first >= argc || strcmp(argv[first], "--") || first + 1 >= argc) {
-        fprintf(stderr, "usage: aasm-container-init [-s ROWS:COLS] -- <program> [args...]\n");
+        fprintf(stderr, "usage: aasm-container-init [-s ROWS:COLS] [canary:...] -- <program> [args...]\n");
         return 2;
     }
-    first++;
     if (rows && cols) {
         struct winsize ws = {.ws_row = (unsigned short) rows, .ws_col = (unsigned short) cols};
         ioctl(0, TIOCSWINSZ, &ws);
     }
+    int verdict = canary_run(argv, canaries, first);
+    if (verdict != 0) return verdict;
+    first++;
     sigset_t all;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, NULL);

@@ -7,6 +7,10 @@
  * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
  * RELAY_PROXY adds one more listener whose connections go to the supervisor's proxy socket instead (a path
  * fixed in the plan), each starting with the plan's preamble, the session's credential the program never sees.
+ *
+ * TCP bytes never pass through the relay's memory: each direction of a connection owns a pipe, and splice(2)
+ * moves socket -> pipe -> socket by page reference. A read/send relay copied every byte twice through user
+ * space, which on a loaded machine held bulk transfers to about a third of direct loopback (docs/benchmarks.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,14 +30,22 @@
 #include "relay.h"
 
 #define RELAY_MAX_CONNS 64
-#define RELAY_BUF 65536 /* per direction and connection; only touched pages are resident */
+/* Per direction and connection. A pipe holds page references, not bytes: this caps what one direction keeps in
+ * flight (backpressure beyond it is the sockets' own). 256 KiB cost less relay CPU per GiB than the default
+ * 64 KiB (docs/benchmarks.md, "Transport mediation"). */
+#define RELAY_PIPE (256 * 1024)
+/* Splices per direction and poll round: a bulk transfer moves several pipefuls per poll(2) call. */
+#define RELAY_ROUNDS 4
 #define RELAY_DRAIN_SECONDS 2
 
 #define RELAY_MAX_UDP_SOCKS (2 * PLAN_MAX_RELAY_PORTS)
 #define RELAY_MAX_FLOWS 64
 #define RELAY_FLOW_IDLE_SECONDS 60
 
-struct half { char buf[RELAY_BUF]; size_t len, off; int eof, shut; };
+/* One direction: `from` -> pipe (wr end) -> pipe (rd end) -> `to`. queued: bytes in the pipe. full: the last
+ * splice into the pipe found no room, so `from` is not polled until some of the pipe has drained (a pipe counts
+ * slots, not bytes, so room cannot be computed, and polling a readable socket into a full pipe would spin). */
+struct half { int rd, wr; size_t queued; int full, eof, shut; };
 /* a: the program's side (inside the namespace), b: the host's loopback service. */
 struct conn { int a, b; struct half ab, ba; };
 static struct conn conns[RELAY_MAX_CONNS];
@@ -110,8 +122,19 @@ static void udp_outbound(struct flow *f) {
 static void drop(struct conn *c) {
     close(c->a);
     close(c->b);
+    close(c->ab.rd); close(c->ab.wr);
+    close(c->ba.rd); close(c->ba.wr);
     memset(c, 0, sizeof *c);
     c->a = c->b = -1;
+}
+
+/* A non-blocking pipe for one direction; -1 when none can be made (the connection is then reset). */
+static int half_open(struct half *h) {
+    int p[2];
+    if (pipe2(p, O_NONBLOCK | O_CLOEXEC) < 0) return -1;
+    fcntl(p[1], F_SETPIPE_SZ, RELAY_PIPE); /* best effort: a user over pipe-user-pages-soft keeps the default */
+    *h = (struct half){.rd = p[0], .wr = p[1]};
+    return 0;
 }
 
 /* RELAY_PROXY, copied before the fork: where proxy connections go and what each one starts with. */
@@ -172,35 +195,50 @@ static int receive(int ctl) {
     int b = !slot ? -1 : proxied ? proxy_connect()
                                  : host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET);
     if (b < 0) { close(fd); return 1; } /* bounded, or nothing listens on the host: the program sees a reset */
-    fcntl(fd, F_SETFL, O_NONBLOCK);
     memset(slot, 0, sizeof *slot);
+    if (half_open(&slot->ab) < 0) { close(fd); close(b); slot->a = slot->b = -1; return 1; }
+    if (half_open(&slot->ba) < 0) {
+        close(slot->ab.rd); close(slot->ab.wr); close(fd); close(b);
+        slot->a = slot->b = -1;
+        return 1;
+    }
+    fcntl(fd, F_SETFL, O_NONBLOCK);
     slot->a = fd;
     slot->b = b;
-    if (proxied) { /* the session's credential goes first, before anything the program sends */
-        memcpy(slot->ab.buf, proxy_pre, proxy_pre_len);
-        slot->ab.len = proxy_pre_len;
+    /* The session's credential goes first, before anything the program sends: into the empty pipe, in one write
+     * (at most 64 bytes, below PIPE_BUF, so it is whole or not at all). */
+    if (proxied) {
+        if (write(slot->ab.wr, proxy_pre, proxy_pre_len) != (ssize_t)proxy_pre_len) { drop(slot); return 1; }
+        slot->ab.queued = proxy_pre_len;
     }
     return 1;
 }
 
-/* Moves bytes from `from` into h and from h to `to`. Returns -1 when the connection must be dropped. */
+/* Moves bytes from `from` into h's pipe and from the pipe to `to`, a few rounds while both move. Returns -1 when
+ * the connection must be dropped. */
 static int pump(int from, short rev_from, int to, short rev_to, struct half *h) {
-    if ((rev_from & (POLLIN | POLLHUP | POLLERR)) && h->len == 0 && !h->eof) {
-        ssize_t n = read(from, h->buf, sizeof h->buf);
-        if (n > 0) { h->len = (size_t)n; h->off = 0; }
-        else if (n == 0) h->eof = 1;
-        else if (errno != EAGAIN && errno != EINTR) return -1;
+    const unsigned flags = SPLICE_F_MOVE | SPLICE_F_NONBLOCK;
+    for (int round = 0; round < RELAY_ROUNDS; round++) {
+        int moved = 0;
+        /* The first round only on poll's word; later rounds try: EAGAIN is cheap and ends the rounds. */
+        if (!h->eof && !h->full && (round > 0 || (rev_from & (POLLIN | POLLHUP | POLLERR)))) {
+            ssize_t n = splice(from, NULL, h->wr, NULL, RELAY_PIPE, flags);
+            if (n > 0) { h->queued += (size_t)n; moved = 1; }
+            else if (n == 0) h->eof = 1;
+            else if (errno == EAGAIN) { if (h->queued) h->full = 1; }
+            else if (errno != EINTR) return -1;
+        }
+        /* Sent at once, without waiting for POLLOUT: the peer usually has room, and waiting costs every chunk a
+         * second poll round. Non-blocking: a full peer leaves the rest in the pipe for POLLOUT. */
+        if (h->queued) {
+            ssize_t n = splice(h->rd, NULL, to, NULL, h->queued, flags);
+            if (n > 0) { h->queued -= (size_t)n; h->full = 0; moved = 1; }
+            else if (n < 0 && errno != EAGAIN && errno != EINTR) return -1;
+        }
+        if (!moved || h->eof) break;
     }
-    /* Sent at once, without waiting for POLLOUT: the peer usually has room, and waiting costs every chunk a
-     * second poll round (half the bulk throughput). MSG_DONTWAIT: a full peer leaves the rest for POLLOUT. */
-    if (h->off < h->len) {
-        ssize_t n = send(to, h->buf + h->off, h->len - h->off, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0) h->off += (size_t)n;
-        else if (n < 0 && errno != EAGAIN && errno != EINTR) return -1;
-        if (h->off == h->len) h->len = h->off = 0;
-    }
-    if (rev_to & (POLLERR | POLLHUP) && !(rev_to & POLLIN) && h->len) return -1;
-    if (h->eof && h->len == 0 && !h->shut) { shutdown(to, SHUT_WR); h->shut = 1; }
+    if (rev_to & (POLLERR | POLLHUP) && !(rev_to & POLLIN) && h->queued) return -1;
+    if (h->eof && h->queued == 0 && !h->shut) { shutdown(to, SHUT_WR); h->shut = 1; }
     return 0;
 }
 
@@ -223,8 +261,8 @@ static void relay_main(int ctl) {
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
-            short ea = (short)((c->ab.len == 0 && !c->ab.eof ? POLLIN : 0) | (c->ba.off < c->ba.len ? POLLOUT : 0));
-            short eb = (short)((c->ba.len == 0 && !c->ba.eof ? POLLIN : 0) | (c->ab.off < c->ab.len ? POLLOUT : 0));
+            short ea = (short)((!c->ab.full && !c->ab.eof ? POLLIN : 0) | (c->ba.queued ? POLLOUT : 0));
+            short eb = (short)((!c->ba.full && !c->ba.eof ? POLLIN : 0) | (c->ab.queued ? POLLOUT : 0));
             pf[n++] = (struct pollfd){c->a, ea, 0};
             pf[n++] = (struct pollfd){c->b, eb, 0};
         }
@@ -250,7 +288,7 @@ static void relay_main(int ctl) {
              * report it forever (events are not maskable), so keeping the pair would spin. */
             if (pump(c->a, ra, c->b, rb, &c->ab) < 0 || pump(c->b, rb, c->a, ra, &c->ba) < 0
                 || (c->ab.shut && c->ba.shut) || ((ra | rb) & POLLERR)
-                || ((ra & POLLHUP) && c->ab.eof && c->ab.len == 0) || ((rb & POLLHUP) && c->ba.eof && c->ba.len == 0))
+                || ((ra & POLLHUP) && c->ab.eof && c->ab.queued == 0) || ((rb & POLLHUP) && c->ba.eof && c->ba.queued == 0))
                 drop(c);
         }
         if (!draining && pf[0].revents && !receive(ctl)) {
@@ -282,6 +320,8 @@ pid_t relay_start(int *init_end, const char *path, const unsigned char *preamble
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     /* The drain deadline is SIGALRM's default action: never inherit it ignored or blocked. */
     signal(SIGALRM, SIG_DFL);
+    /* splice(2) into a socket has no MSG_NOSIGNAL: a peer gone mid-transfer must be EPIPE, not the relay's end. */
+    signal(SIGPIPE, SIG_IGN);
     sigset_t alrm;
     sigemptyset(&alrm);
     sigaddset(&alrm, SIGALRM);

@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -54,6 +55,10 @@ static const char *authority;     /* "drop", "userns" (drop inside a user namesp
 static int read_only_view;        /* every mount read-only but the writable paths (view.c) */
 static const char *writable[4096];
 static int writable_count;
+static const char *canary_fifo;    /* the shim's evidence channel (canary.c): first line only, then closed */
+static int canary_fd = -1;
+static char canary_line[1100];
+static size_t canary_len;
 
 static void say(const char *fmt, ...) {
     char line[4200];
@@ -392,10 +397,50 @@ static int options(int argc, char **argv, int i) {
         else if (strncmp(argv[i], "rw:/", 4) == 0) return -1; /* never a narrower view than asked, silently */
         else if (strncmp(argv[i], "cgroup:", 7) == 0) cgroup_dir = argv[i] + 7;
         else if (strncmp(argv[i], "state:", 6) == 0) state_dir = argv[i] + 6;
+        else if (strncmp(argv[i], "canary:/", 8) == 0) canary_fifo = argv[i] + 7;
         else if (strcmp(argv[i], "authority:drop") == 0 || strcmp(argv[i], "authority:userns") == 0) authority = argv[i] + 10;
         else return -1;
     }
     return i < argc && i + 1 < argc && argv[i + 1][0] == '/' ? i : -1;
+}
+
+/* The canary channel: a FIFO made and opened for reading before sandlock exists, so the shim's line is
+ * the first one in it. The first line is reported (`canary:<line>`), then the FIFO is closed and removed:
+ * what the program may write to the path later is never read. */
+static int canary_open(void) {
+    if (!canary_fifo) return 0;
+    unlink(canary_fifo);
+    if (mkfifo(canary_fifo, 0600) < 0) return -1;
+    canary_fd = open(canary_fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    return canary_fd < 0 ? -1 : 0;
+}
+
+static void canary_close(void) {
+    if (canary_fd < 0) return;
+    close(canary_fd);
+    canary_fd = -1;
+    unlink(canary_fifo);
+}
+
+/* Reads what is there; reports and closes at the first newline (or the writer's close, as torn). */
+static void canary_pump(int hangup) {
+    ssize_t n;
+    while (canary_fd >= 0 && canary_len < sizeof canary_line - 1
+           && (n = read(canary_fd, canary_line + canary_len, sizeof canary_line - 1 - canary_len)) > 0) {
+        canary_len += (size_t)n;
+        canary_line[canary_len] = 0;
+        char *nl = memchr(canary_line, '\n', canary_len);
+        if (nl) {
+            *nl = 0;
+            say("canary:%s", canary_line);
+            canary_close();
+            return;
+        }
+    }
+    if (canary_fd >= 0 && (hangup || canary_len >= sizeof canary_line - 1)) {
+        if (canary_len > 0) say("canary-torn:%zu", canary_len);
+        canary_close();
+    }
 }
 
 /* One command line (or several) from the supervisor. */
@@ -441,6 +486,11 @@ int main(int argc, char **argv) {
         say("refused:setup:%d", errno);
         return EXIT_REFUSED;
     }
+    if (canary_open() < 0) {
+        say("refused:canary:%d", errno);
+        canary_close();
+        return EXIT_REFUSED;
+    }
     /* The launch's own terminal, when the caller sits at one; its modes are restored however we end. */
     if (term_open() < 0) {
         say("refused:terminal:%d", errno);
@@ -471,6 +521,7 @@ int main(int argc, char **argv) {
         close(error_pipe[0]);
         kill_tree();
         remove_state();
+        canary_close();
         say("refused:%s:%d", why, err);
         return EXIT_REFUSED;
     }
@@ -486,14 +537,15 @@ int main(int argc, char **argv) {
     size_t status_len = 0;
     int status_open = 1, lifeline = 1;
     while (sandlock_status < 0) {
-        struct pollfd p[3 + TERM_POLLFDS] = {{chan, POLLIN, 0}, {sfd, POLLIN, 0},
-                                             {status_open ? status_pipe[0] : -1, POLLIN, 0}};
-        term_pollfds(p + 3);
-        if (poll(p, 3 + TERM_POLLFDS, -1) < 0) {
+        struct pollfd p[4 + TERM_POLLFDS] = {{chan, POLLIN, 0}, {sfd, POLLIN, 0},
+                                             {status_open ? status_pipe[0] : -1, POLLIN, 0}, {canary_fd, POLLIN, 0}};
+        term_pollfds(p + 4);
+        if (poll(p, 4 + TERM_POLLFDS, -1) < 0) {
             if (errno == EINTR) continue;
             break;
         }
-        term_pump(p + 3);
+        term_pump(p + 4);
+        if (p[3].revents) canary_pump((p[3].revents & (POLLHUP | POLLERR)) != 0);
         if (p[0].revents) {
             char cmd[64];
             ssize_t n = recv(chan, cmd, sizeof cmd - 1, MSG_DONTWAIT);
@@ -521,6 +573,7 @@ int main(int argc, char **argv) {
         }
     }
     if (!lifeline) {
+        canary_close();
         kill_tree();
         remove_state();
         if (cgroup_dir) rmdir(cgroup_dir); /* nothing of the launch is left behind, the group included */
@@ -533,6 +586,7 @@ int main(int argc, char **argv) {
         status_len += n;
     }
     status[status_len] = 0;
+    canary_pump(1); /* a line still in the FIFO (the program ended before the loop read it) */
     /* Sandlock 0.8.6 leaves background descendants running when it exits (upstream #251): sweep them. */
     int swept = kill_tree();
     remove_state();

@@ -8,6 +8,8 @@ import io.aasm.backend.container.internal.lower.Lowering;
 import io.aasm.backend.container.internal.lower.Need;
 import io.aasm.backend.container.internal.lower.SyscallTable;
 import io.aasm.backend.container.internal.probe.Measured;
+import io.aasm.backend.container.internal.canary.CanaryBait;
+import io.aasm.backend.container.internal.canary.CanaryChoice;
 import io.aasm.backend.container.internal.runtime.ContainerBackendPlan;
 import io.aasm.backend.container.internal.runtime.ContainerExecution;
 import io.aasm.backend.container.internal.runtime.Launch;
@@ -30,8 +32,10 @@ import io.aasm.ports.backend.EnforcementPlan;
 import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.backend.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -175,8 +179,26 @@ public final class ContainerBackend implements IsolationBackend {
         Lowering.Lowered lowered = installable(lowering);
         ContainerHost.State.Ready ready = ready().orElseThrow(() -> new LaunchException(LaunchFailureKind.BACKEND_ERROR,
                 "the engine went away"));
-        Launch launch = launches.create(ready, lowered.plan(), Launches.streams(plan.spec().stdio()));
+        Launch launch = launches.create(ready, lowered.plan(), Launches.streams(plan.spec().stdio()),
+                canaries(enforced, lowered.plan()));
         return new ContainerPreparedLaunch(launch, lowered.general(), ready.image().describe(), ready.user());
+    }
+
+    /** The launch's canaries (CanaryChoice), their file and listener made now; none when switched off. */
+    private Optional<CanaryBait> canaries(List<ControlRequirement> enforced, ContainerPlan plan) throws LaunchException {
+        Settings s = host.settings();
+        Optional<CanaryChoice> choice = s.canaries() ? CanaryChoice.choose(enforced, plan.init(), s.canaryRoot(),
+                table.map(SyscallTable::numbers).orElse(Map.of()))
+                : Optional.empty();
+        if (choice.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(CanaryBait.open(choice.get(), s.canaryRoot()));
+        } catch (IOException e) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot make the launch's canaries under "
+                    + s.canaryRoot() + ": " + e.getMessage(), e);
+        }
     }
 
     static Lowering.Lowered installable(Lowering lowering) throws LaunchException {

@@ -19,4 +19,9 @@ public @interface ContainerConfig {
 
     @AttributeDefinition(description = "Probe cache directory (empty: $XDG_CACHE_HOME/aasm/probes or ~/.cache/aasm/probes)")
     String probe_cache_dir() default "";
+
+    @AttributeDefinition(description = "Test the container from inside before the program runs (aasm's init makes one"
+            + " forbidden attempt per prevented domain it can test; a canary that gets through refuses the launch"
+            + " with exit 125)")
+    boolean canaries() default true;
 }

@@ -1,5 +1,6 @@
 package io.aasm.backend.container.internal;
 
+import io.aasm.backend.container.internal.canary.CanaryBait;
 import io.aasm.backend.container.internal.lower.ContainerPlan;
 import io.aasm.backend.container.internal.runtime.CreateRequest;
 import io.aasm.backend.container.internal.runtime.Launch;
@@ -41,6 +42,12 @@ final class Launches {
     }
 
     Launch create(ContainerHost.State.Ready ready, ContainerPlan plan, Launch.Streams streams) throws LaunchException {
+        return create(ready, plan, streams, Optional.empty());
+    }
+
+    /** {@code canaries}: the launch's canaries, run by the init before the program; released with the launch. */
+    Launch create(ContainerHost.State.Ready ready, ContainerPlan plan, Launch.Streams streams,
+                  Optional<CanaryBait> canaries) throws LaunchException {
         boolean tty = streams.in() >= 0 && io.aasm.backend.container.internal.runtime.TerminalMode.usable(streams.in());
         StateDir state = host.state();
         Optional<Path> generated = Optional.empty();
@@ -54,9 +61,12 @@ final class Launches {
             byte[] request = CreateRequest.build(plan, new CreateRequest.Context(ready.image().id(), ready.image().pinned(),
                     ready.user(), hostname(), state.emptyFile(), generated.orElse(state.root()), ready.init().verified(),
                     ready.facts().dataRoot(), labels, tty, tty ? io.aasm.backend.container.internal.runtime.TerminalMode
-                    .size(streams.out(), streams.in()) : Optional.empty()));
-            return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers);
+                    .size(streams.out(), streams.in()) : Optional.empty()),
+                    canaries.map(CanaryBait::initWords).orElse(java.util.List.of()));
+            return Launch.create(ready.engine(), plan, request, generated, ready.guard().verified(), streams, tty, timers,
+                    canaries);
         } catch (IOException e) {
+            canaries.ifPresent(CanaryBait::close);
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "preparing the container failed: "
                     + e.getMessage(), e);

@@ -2,6 +2,7 @@ package io.aasm.backend.container.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.jna.NativeLong;
@@ -33,10 +34,13 @@ class TerminalTest {
         assertEquals(0, Fds.C.ioctl(slave, new NativeLong(Fds.TIOCSWINSZ), size));
         byte[] before = new byte[64];
         Fds.C.tcgetattr(slave, before);
+        java.io.ByteArrayOutputStream screen = new java.io.ByteArrayOutputStream();
         Thread drain = new Thread(() -> {
             byte[] b = new byte[4096];
-            while (Fds.C.read(master, b, b.length) > 0) {
-                // the caller's screen: what the program printed
+            for (long n; (n = Fds.C.read(master, b, b.length)) > 0; ) {
+                synchronized (screen) {
+                    screen.write(b, 0, (int) n); // the caller's screen: what the program printed
+                }
             }
         });
         drain.setDaemon(true);
@@ -44,13 +48,23 @@ class TerminalTest {
         try {
             Path out = Files.createDirectories(t.resolve("out"));
             ExitDisposition d = Harness.shared().run(Harness.spec("/bin/sh", "tty > " + out + "/tty; stty size > " + out
-                    + "/size; test -t 0 && echo yes > " + out + "/isatty", t, Map.of("PATH", "/usr/bin:/bin"),
+                    + "/size; test -t 0 && echo yes > " + out + "/isatty; echo on-screen", t, Map.of("PATH", "/usr/bin:/bin"),
                     List.of(Harness.read(t.toString()), Harness.write(out.toString())),
                     new Stdio.Descriptors(slave, slave, slave)));
             assertEquals(new ExitDisposition.Exited(0), d);
             assertEquals("yes", Files.readString(out.resolve("isatty")).strip(), "stdin is a terminal inside");
             assertTrue(Files.readString(out.resolve("tty")).startsWith("/dev/pts/"), "a pseudo-terminal");
             assertEquals("33 101", Files.readString(out.resolve("size")).strip(), "the caller's size");
+            String seen = "";
+            for (int i = 0; i < 40 && !seen.contains("on-screen"); i++) {
+                Thread.sleep(50);
+                synchronized (screen) {
+                    seen = screen.toString(java.nio.charset.StandardCharsets.UTF_8);
+                }
+            }
+            assertTrue(seen.contains("on-screen"), "the program's output reached the caller's terminal: " + seen);
+            // the init's canary record (the read canary runs here) is taken by the relay, never shown
+            assertFalse(seen.contains("aasm-canary"), "the canary record reached the caller's screen: " + seen);
             byte[] after = new byte[64];
             Fds.C.tcgetattr(slave, after);
             assertArrayEquals(before, after, "the caller's terminal modes were restored");

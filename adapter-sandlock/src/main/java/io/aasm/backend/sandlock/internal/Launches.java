@@ -1,5 +1,7 @@
 package io.aasm.backend.sandlock.internal;
 
+import io.aasm.backend.sandlock.internal.canary.CanaryBait;
+import io.aasm.backend.sandlock.internal.canary.CanaryChoice;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.harden.ProgramFilter;
@@ -38,7 +40,7 @@ final class Launches {
     record Prepared(EnforcementPlan plan, Discovered.Found sandlock, SandlockCommand.Built command,
                     OptionalLong wallClockSeconds, Runs.Stdio stdio, List<EvidenceRecord> setup,
                     List<CapabilityDomain> installed, Optional<String> sandboxName, Optional<AuthorityDrop> drop,
-                    List<String> guardOptions) {
+                    List<String> guardOptions, Optional<CanaryBait> canaries) {
         Prepared {
             setup = List.copyOf(setup);
             installed = List.copyOf(installed);
@@ -51,19 +53,22 @@ final class Launches {
     private final java.util.function.Supplier<Optional<Path>> guard;
     private final List<String> ownState;
     private final java.util.function.Supplier<Path> stateRoot;
+    private final Optional<Path> canaryRoot;
 
     /**
      * {@code guard}: the verified guard executable, which is also the program's shim inside the sandbox;
-     * {@code ownState}: the backend's own files, protected like aasm's paths.
+     * {@code ownState}: the backend's own files, protected like aasm's paths; {@code canaryRoot}: where the
+     * canaries' folders are made (inside the own state, outside every grant), empty when canaries are off.
      */
     Launches(RequirementLowerer lowerer, java.util.function.Supplier<Optional<String>> names,
              java.util.function.Supplier<Optional<Path>> guard, List<String> ownState,
-             java.util.function.Supplier<Path> stateRoot) {
+             java.util.function.Supplier<Path> stateRoot, Optional<Path> canaryRoot) {
         this.lowerer = lowerer;
         this.names = names;
         this.guard = guard;
         this.ownState = List.copyOf(ownState);
         this.stateRoot = stateRoot;
+        this.canaryRoot = canaryRoot;
     }
 
     /** {@code lowered}: each requirement's lowering, as {@code plan()} made it (lowered again only if absent). */
@@ -133,12 +138,50 @@ final class Launches {
         view.ifPresent(v -> setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED,
                 Optional.of(CapabilityDomain.FILESYSTEM_WRITE), ClaimTerm.PLANNED, ReadOnlyView.describe(v))));
         Optional<String> name = names.get();
-        SandlockCommand.Built cmd = SandlockCommand.build(found.executable(), spec, lowered, name, Optional.of(shim), own);
+        List<String> guardOptions = new ArrayList<>(view.orElse(List.of()));
+        Optional<CanaryBait> bait = canaries(plan, setup);
+        if (bait.isPresent()) {
+            // The FIFO alone, as a file: the shim's record goes there; later writes to it are never read.
+            lowered.add(new DomainLowering.Flags(List.of("--fs-write=" + bait.get().fifo()), List.of()));
+            guardOptions.add("canary:" + bait.get().fifo());
+            shim = shim.withCanaries(bait.get().shimArgs());
+        }
+        SandlockCommand.Built cmd;
+        try {
+            cmd = SandlockCommand.build(found.executable(), spec, lowered, name, Optional.of(shim), own);
+        } catch (RuntimeException e) {
+            bait.ifPresent(CanaryBait::close);
+            throw e;
+        }
         setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED,
                 "sandlock " + found.version() + " sha256 " + found.sha256() + " (" + found.provenance().token()
                         + "); options: " + String.join(" ", cmd.options())));
         return new Prepared(plan, found, cmd, wall, stdio(spec.stdio()), setup, installed, name, drop,
-                view.orElse(List.of()));
+                guardOptions, bait);
+    }
+
+    /** The launch's canaries (see CanaryChoice), their folder and listener made now; none when switched off. */
+    private Optional<CanaryBait> canaries(EnforcementPlan plan, List<EvidenceRecord> setup) throws LaunchException {
+        if (canaryRoot.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<CanaryChoice> choice = CanaryChoice.choose(plan.planned(), canaryRoot.get(), ProgramFilter.hostArch());
+        if (choice.isEmpty()) {
+            return Optional.empty();
+        }
+        CanaryBait bait;
+        try {
+            bait = CanaryBait.open(choice.get(), canaryRoot.get());
+        } catch (java.io.IOException e) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot make the launch's canaries under "
+                    + canaryRoot.get() + ": " + e.getMessage(), e);
+        }
+        setup.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED, "canaries "
+                + bait.kinds() + " (nonce " + bait.nonce() + "): the shim attempts each inside sandlock's sandbox"
+                + " before aasm's filter and before the program; a canary that gets through refuses the launch"
+                + " (exit 125); the record is the first line of the FIFO " + bait.fifo() + ", granted to the program"
+                + " as a file for writing and read by the guard before the program exists"));
+        return Optional.of(bait);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal;
 
+import io.aasm.backend.sandlock.internal.canary.CanaryEvidence;
 import io.aasm.backend.sandlock.internal.guard.GuardReport;
 import io.aasm.backend.sandlock.internal.supervise.ExitMapping;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
@@ -17,8 +18,8 @@ import java.util.Optional;
 /**
  * What the backend can show about a run: the setup records (what sandlock was told, per domain),
  * what the guard saw while it ran (descriptors, sandlock started), and after the end how the program
- * ended and on what that rests — including a record for each ceiling that acted. Never DECISION:
- * sandlock's denials are not observed one by one.
+ * ended and on what that rests — including a record for each ceiling that acted. DECISION records come
+ * from the canaries only (CanaryEvidence): sandlock's denials during the run are not observed one by one.
  */
 final class RunEvidence {
     private RunEvidence() {
@@ -51,6 +52,7 @@ final class RunEvidence {
             return out;
         }
         GuardReport r = e.report();
+        p.canaries().ifPresent(b -> out.addAll(CanaryEvidence.of(b, r.canary(), b.escapedFromOutside())));
         boolean reported = !r.statusLines().isEmpty();
         if (reported) {
             // sandlock writes its status only after its sandbox was set up and the program ran in it.

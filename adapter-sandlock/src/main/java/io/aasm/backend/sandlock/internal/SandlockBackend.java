@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal;
 
+import io.aasm.backend.sandlock.internal.canary.CanaryBait;
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.capability.OwnState;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
@@ -85,7 +86,8 @@ public final class SandlockBackend implements IsolationBackend {
                 settings.terminateGraceMillis(), AuthorityDrop.forThisProcess(settings.procRoot()));
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
         runs.reclaim();
-        this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState(), runs::stateRoot);
+        this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState(), runs::stateRoot,
+                settings.canaryRoot());
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance());
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
@@ -152,7 +154,9 @@ public final class SandlockBackend implements IsolationBackend {
 
             @Override
             public void close() {
-                used.set(true);
+                if (!used.getAndSet(true)) {
+                    p.canaries().ifPresent(CanaryBait::close);
+                }
             }
         };
     }
@@ -179,10 +183,14 @@ public final class SandlockBackend implements IsolationBackend {
             run = runs.start(p.command().argv(), p.sandboxName(), spec.environment(),
                     Path.of(spec.workingDirectory()), p.stdio(), deadline, p.drop().isPresent(), p.guardOptions());
         } catch (IOException e) {
+            p.canaries().ifPresent(CanaryBait::close);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot start sandlock at "
                     + p.sandlock().executable() + " under its guard: " + e.getMessage(), e);
         }
         live.add(run);
-        return new SandlockExecution(p, run, host, () -> live.remove(run));
+        return new SandlockExecution(p, run, host, () -> {
+            live.remove(run);
+            p.canaries().ifPresent(CanaryBait::close);
+        });
     }
 }

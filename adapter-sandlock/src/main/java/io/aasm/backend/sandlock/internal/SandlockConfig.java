@@ -26,4 +26,9 @@ public @interface SandlockConfig {
 
     @AttributeDefinition(description = "Milliseconds between SIGTERM and SIGKILL for a graceful termination")
     long terminate_grace_millis() default 3000;
+
+    @AttributeDefinition(description = "Test the boundary from inside before the program runs (one forbidden"
+            + " attempt per prevented domain, made by the shim inside sandlock's sandbox; a canary that gets"
+            + " through refuses the launch with exit 125)")
+    boolean canaries() default true;
 }

@@ -75,13 +75,19 @@ final class Fixtures {
      * without one the calling test is reported "environment cannot host this check" — never a stand-in.
      */
     static SandlockBackend realOrCannotHost(Path dir, Path sysRoot) {
+        return realOrCannotHost(dir, sysRoot, true);
+    }
+
+    /** As above, with the canaries switched on or off. */
+    static SandlockBackend realOrCannotHost(Path dir, Path sysRoot, boolean canaries) {
         Map<String, String> env = new HashMap<>();
         Optional.ofNullable(System.getenv("AA_SANDLOCK_BIN")).ifPresent(v -> env.put("AA_SANDLOCK_BIN", v));
         Optional.ofNullable(System.getenv("PATH")).ifPresent(v -> env.put("PATH", v));
         // One probe cache for every real-sandlock test of this build: the key (boot, kernel, digests, probe set)
         // is the same for all of them, so the controlled pairs run once, not once per test.
-        SandlockBackend b = new SandlockBackend(settings(env, Path.of("target", "real-sandlock-probe-cache")
-                .toAbsolutePath(), sysRoot, false));
+        Settings s = settings(env, Path.of("target", "real-sandlock-probe-cache").toAbsolutePath(), sysRoot, false);
+        SandlockBackend b = new SandlockBackend(new Settings(s.env(), s.requireVerifiedProvenance(), s.probeCacheDir(),
+                s.sysRoot(), s.procRoot(), s.shmRoot(), s.terminateGraceMillis(), canaries));
         boolean found = b.capabilities().available();
         if (!found) {
             b.deactivate();

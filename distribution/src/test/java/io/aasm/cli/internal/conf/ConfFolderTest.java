@@ -100,7 +100,7 @@ class ConfFolderTest {
         assertEquals(4, problems.size(), problems.toString());
         assertTrue(problems.get(0).contains("conf/io.aasm.backend.sandlock.cfg was not applied")
                 && problems.get(0).contains("unknown property 'require.verified.provenence' (io.aasm.backend.sandlock has:"
-                + " probe.cache.dir, proc.root, require.verified.provenance,"), problems.get(0));
+                + " canaries, probe.cache.dir, proc.root, require.verified.provenance,"), problems.get(0));
         assertTrue(problems.get(1).contains("conf/io.aasm.kernel.cfg was not applied")
                 && problems.get(1).contains("not in key = value form: Malformed \\uxxxx encoding"), problems.get(1));
         assertTrue(problems.get(2).contains("conf/io.aasm.kernel.config was not applied: aasm reads <pid>.cfg"),

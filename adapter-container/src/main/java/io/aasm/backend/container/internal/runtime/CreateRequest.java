@@ -30,6 +30,11 @@ public final class CreateRequest {
     }
 
     public static byte[] build(ContainerPlan plan, Context ctx) {
+        return build(plan, ctx, java.util.List.of());
+    }
+
+    /** {@code initWords}: the init's canary words, placed before its {@code --} (none without the init). */
+    public static byte[] build(ContainerPlan plan, Context ctx, java.util.List<String> initWords) {
         ObjectNode c = JSON.createObjectNode();
         c.put("Image", ctx.imageId());
         ArrayNode cmd = c.putArray("Cmd");
@@ -37,6 +42,7 @@ public final class CreateRequest {
             cmd.add(INIT_PATH);
             // the init sizes the container's terminal before the program starts (a resize needs a running container)
             ctx.terminalSize().filter(s -> ctx.tty()).ifPresent(s -> cmd.add("-s").add(s[0] + ":" + s[1]));
+            initWords.forEach(cmd::add);
             cmd.add("--");
         }
         plan.argv().forEach(cmd::add);

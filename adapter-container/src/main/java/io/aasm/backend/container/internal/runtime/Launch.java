@@ -2,6 +2,7 @@ package io.aasm.backend.container.internal.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aasm.backend.container.internal.canary.CanaryBait;
 import io.aasm.backend.container.internal.engine.Attachment;
 import io.aasm.backend.container.internal.engine.Engine;
 import io.aasm.backend.container.internal.engine.Http;
@@ -37,6 +38,7 @@ public final class Launch {
     private final Streams streams;
     private final boolean tty;
     private final ScheduledExecutorService timers;
+    private final Optional<CanaryBait> canaries;
     private StdioRelay relay;
     private LongPoll waiter;
     private Optional<TerminalMode> terminal = Optional.empty();
@@ -47,7 +49,7 @@ public final class Launch {
     private boolean released;
 
     private Launch(Engine engine, ContainerPlan plan, String id, Lifeline lifeline, Optional<Path> generated,
-                   Streams streams, boolean tty, ScheduledExecutorService timers) {
+                   Streams streams, boolean tty, ScheduledExecutorService timers, Optional<CanaryBait> canaries) {
         this.engine = engine;
         this.plan = plan;
         this.id = id;
@@ -56,24 +58,27 @@ public final class Launch {
         this.streams = streams;
         this.tty = tty;
         this.timers = timers;
+        this.canaries = canaries;
     }
 
     /** Creates the container and starts its guard; on any failure nothing is left behind. */
     public static Launch create(Engine engine, ContainerPlan plan, byte[] request, Optional<Path> generated,
-                                Path guard, Streams streams, boolean tty, ScheduledExecutorService timers)
-            throws LaunchException {
+                                Path guard, Streams streams, boolean tty, ScheduledExecutorService timers,
+                                Optional<CanaryBait> canaries) throws LaunchException {
         String id;
         try {
             id = engine.create(request);
         } catch (IOException e) {
+            canaries.ifPresent(CanaryBait::close);
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "the engine refused the container: "
                     + e.getMessage(), e);
         }
         try {
             Lifeline l = Lifeline.start(guard, engine.http().socket(), engine.prefix(), id);
-            return new Launch(engine, plan, id, l, generated, streams, tty, timers);
+            return new Launch(engine, plan, id, l, generated, streams, tty, timers, canaries);
         } catch (IOException e) {
+            canaries.ifPresent(CanaryBait::close);
             removeQuietly(engine, id);
             generated.ifPresent(StateDir::delete);
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "the container's lifeline could not start: "
@@ -119,7 +124,8 @@ public final class Launch {
             throw new LaunchException(ExitMapping.startFailure(e.getMessage()), "the engine could not start the "
                     + "container: " + e.getMessage(), e);
         }
-        relay = new StdioRelay(a, streams.in(), streams.out(), streams.err());
+        relay = new StdioRelay(a, streams.in(), streams.out(), streams.err(),
+                canaries.isPresent() ? (tty ? 1 : 2) : 0);
         relay.start();
         if (tty) {
             resize();
@@ -227,6 +233,17 @@ public final class Launch {
         }
         lifeline.close();
         generated.ifPresent(StateDir::delete);
+        canaries.ifPresent(CanaryBait::close);
+    }
+
+    /** The launch's canaries, if it carried any. */
+    public Optional<CanaryBait> canaries() {
+        return canaries;
+    }
+
+    /** The init's canary line as the relay took it (before any program byte), once the output ended. */
+    public synchronized Optional<String> canaryLine() {
+        return relay == null ? Optional.empty() : relay.canaryLine();
     }
 
     static void removeQuietly(Engine engine, String id) {

@@ -1,5 +1,6 @@
 package io.aasm.backend.container.internal.runtime;
 
+import io.aasm.backend.container.internal.canary.CanaryEvidence;
 import io.aasm.backend.container.internal.lower.ContainerPlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -14,7 +15,8 @@ import java.util.Optional;
  * What the backend can show about a launch: CONFIGURED (what the container was created with, per domain
  * and for the whole run), INSTALLED once the engine accepted and started it (the engine applies every
  * setting before the program's first instruction, or the start fails), and one run-level EXERCISED record
- * after the container was removed. Never DECISION: the kernel's denials are not observed one by one.
+ * after the container was removed. DECISION records come from the init's canaries only (CanaryEvidence):
+ * the kernel's denials during the run are not observed one by one.
  */
 public final class RunEvidence {
     private RunEvidence() {
@@ -36,6 +38,8 @@ public final class RunEvidence {
             for (CapabilityDomain d : plan.installed().keySet()) {
                 out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.of(d), ClaimTerm.OBSERVED, detail));
             }
+            launch.get().canaries().filter(c -> launch.get().disposition().isPresent()).ifPresent(c -> out.addAll(
+                    CanaryEvidence.of(c, launch.get().canaryLine(), c.escapedFromOutside())));
             launch.get().disposition().ifPresent(x -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED,
                     Optional.empty(), ClaimTerm.OBSERVED, "the program ran in the container and ended (" + describe(x)
                     + ")" + (launch.get().deadlineHit() ? "; wall-clock deadline reached, container removed" : "")

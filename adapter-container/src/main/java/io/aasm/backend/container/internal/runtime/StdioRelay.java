@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * stderr, over one {@link Attachment}. End of file on the caller's stdin becomes end of file on the
  * program's (a half-close of the attachment). The input side polls, so it stops reading the moment the
  * launch ends; the output side runs until the engine ends the stream, which it does once the container's
- * output is complete, so nothing the program wrote is lost.
+ * output is complete, so nothing the program wrote is lost. With canaries, the first line of the container's
+ * stderr (of its terminal, with one) is the init's canary record, written before the program existed: it is
+ * taken and stripped here, and no later line is ever looked at (init-canary.h).
  */
 final class StdioRelay {
     /** What the container's init (src/main/c/aasm-container-init.c) prints when it cannot exec the program. */
@@ -26,9 +28,21 @@ final class StdioRelay {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Thread input;
     private final Thread output;
+    private static final String CANARY = "aasm-canary:";
+    private static final int CANARY_MAX = 2048;
+
     private volatile String execFailure = "";
+    /** The stream the init's canary line comes first on (2, or 1 with a terminal); 0 without canaries. */
+    private int canaryStream;
+    private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+    private volatile Optional<String> canaryLine = Optional.empty();
 
     StdioRelay(Attachment attachment, int in, int out, int err) {
+        this(attachment, in, out, err, 0);
+    }
+
+    StdioRelay(Attachment attachment, int in, int out, int err, int canaryStream) {
+        this.canaryStream = canaryStream;
         this.attachment = attachment;
         this.in = in;
         this.out = out;
@@ -74,27 +88,69 @@ final class StdioRelay {
     }
 
     private void pumpOutput() {
-        boolean outOpen = true;
-        boolean errOpen = true;
-        boolean first = true;
         try {
             for (Optional<Attachment.Frame> f = attachment.next(); f.isPresent(); f = attachment.next()) {
                 byte[] b = f.get().bytes();
-                if (first) {
-                    // the init's own line comes first when it could not exec (on stderr, or the terminal)
-                    Matcher m = EXEC_FAILED.matcher(new String(b, java.nio.charset.StandardCharsets.UTF_8).strip());
-                    execFailure = m.matches() ? m.group(1) + ": " + m.group(2) : "";
+                if (f.get().stream() == canaryStream) {
+                    b = canary(b);
                 }
-                if (f.get().stream() == 2) {
-                    errOpen = errOpen && Descriptors.writeAll(err, b);
-                } else {
-                    outOpen = outOpen && Descriptors.writeAll(out, b);
+                if (b.length > 0) {
+                    deliver(f.get().stream(), b);
                 }
-                first = false;
             }
         } catch (IOException e) {
             // the engine closed the stream early: what arrived was delivered
         }
+        if (canaryStream != 0 && pending.size() > 0) {
+            deliver(canaryStream, pending.toByteArray()); // no line ended: it was not a record
+        }
+    }
+
+    private boolean outOpen = true;
+    private boolean errOpen = true;
+    private boolean first = true;
+
+    private void deliver(int stream, byte[] b) {
+        if (first) {
+            // the init's own line comes first when it could not exec (on stderr, or the terminal)
+            Matcher m = EXEC_FAILED.matcher(new String(b, java.nio.charset.StandardCharsets.UTF_8).strip());
+            execFailure = m.matches() ? m.group(1) + ": " + m.group(2) : "";
+        }
+        if (stream == 2) {
+            errOpen = errOpen && Descriptors.writeAll(err, b);
+        } else {
+            outOpen = outOpen && Descriptors.writeAll(out, b);
+        }
+        first = false;
+    }
+
+    /**
+     * Holds the canary stream's bytes until its first newline; a first line that is the init's record is
+     * kept and stripped, anything else is passed on as it came. Returns what to deliver now.
+     */
+    private byte[] canary(byte[] b) {
+        pending.write(b, 0, b.length);
+        byte[] all = pending.toByteArray();
+        int nl = -1;
+        for (int i = 0; i < all.length && nl < 0; i++) {
+            nl = all[i] == '\n' ? i : -1;
+        }
+        if (nl < 0 && all.length < CANARY_MAX) {
+            return new byte[0];
+        }
+        canaryStream = 0; // decided: never look at a later line
+        pending.reset();
+        String line = new String(all, 0, Math.max(nl, 0), java.nio.charset.StandardCharsets.UTF_8).replace("\r", "");
+        if (nl < 0 || !line.startsWith(CANARY)) {
+            return all;
+        }
+        canaryLine = Optional.of(line.substring(CANARY.length()));
+        return java.util.Arrays.copyOfRange(all, nl + 1, all.length);
+    }
+
+    /** The init's canary record (without its marker), once the output ended or the line arrived. */
+    Optional<String> canaryLine() {
+        return canaryLine;
     }
 
     /** Waits until every byte of the container's output was delivered (bounded). */

@@ -35,8 +35,19 @@ final class RelayStandIn implements MediationSession {
     private final List<Received> received = new ArrayList<>();
     private final int boundaryPort;
     private final Thread thread;
+    private final Bulk bulk;
+
+    /** Takes over a connection once its first bytes were checked against the preamble. */
+    interface Bulk {
+        void exchange(boolean preambleMatched, SocketChannel c) throws Exception;
+    }
 
     RelayStandIn(Path dir, int boundaryPort) throws IOException {
+        this(dir, boundaryPort, null);
+    }
+
+    RelayStandIn(Path dir, int boundaryPort, Bulk bulk) throws IOException {
+        this.bulk = bulk;
         new SecureRandom().nextBytes(preamble);
         this.socket = dir.resolve("relay.sock");
         this.boundaryPort = boundaryPort;
@@ -50,6 +61,14 @@ final class RelayStandIn implements MediationSession {
     private void serve() {
         while (true) {
             try (SocketChannel c = server.accept()) {
+                if (bulk != null) {
+                    ByteBuffer first = ByteBuffer.allocate(preamble.length);
+                    while (first.hasRemaining() && c.read(first) >= 0) {
+                        // the preamble, or as much as came before the end
+                    }
+                    bulk.exchange(Arrays.equals(first.array(), preamble), c);
+                    continue;
+                }
                 ByteArrayOutputStream all = new ByteArrayOutputStream();
                 ByteBuffer b = ByteBuffer.allocate(4096);
                 while (c.read(b) >= 0) {
@@ -66,6 +85,8 @@ final class RelayStandIn implements MediationSession {
                 }
             } catch (IOException e) {
                 return;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
         }
     }

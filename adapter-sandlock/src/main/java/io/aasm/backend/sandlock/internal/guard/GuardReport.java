@@ -12,11 +12,12 @@ import java.util.OptionalLong;
  * Everything the guard said about one run (GUARD.md, "Status lines"), parsed. Unknown lines are kept
  * in the transcript only. {@code guardExit} is the guard's own exit status, -1 while it runs.
  * {@code sandlockAuthority} is what sandlock's own /proc status showed right after its execve
- * ({@code CapInh=...;...;NoNewPrivs=1;Seccomp=0}).
+ * ({@code CapInh=...;...;NoNewPrivs=1;Seccomp=0}). {@code canary} is the first line of the launch's canary
+ * FIFO (the shim's record, see canary.c), when one was asked for and arrived.
  */
 public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong sandlockPid, Optional<String> refused,
                           List<String> statusLines, OptionalInt swept, Optional<End> end, int guardExit,
-                          Optional<String> sandlockAuthority, List<String> transcript) {
+                          Optional<String> sandlockAuthority, Optional<String> canary, List<String> transcript) {
     public GuardReport {
         statusLines = List.copyOf(statusLines);
         transcript = List.copyOf(transcript);
@@ -41,6 +42,7 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
         private End end;
         private int guardExit = -1;
         private String authority;
+        private String canary;
         private final List<String> transcript = new ArrayList<>();
 
         synchronized void line(String line) {
@@ -56,6 +58,7 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
                     case "status" -> status.add(rest);
                     case "swept" -> swept = Integer.parseInt(rest.strip());
                     case "authority" -> authority = rest;
+                    case "canary" -> canary = canary == null ? rest : canary; // the first line, never a later one
                     case "exit" -> end = rest.startsWith("signal:")
                             ? new End.Signal(Integer.parseInt(rest.substring(7).strip()))
                             : new End.Code(Integer.parseInt(rest.substring(rest.indexOf(':') + 1).strip()));
@@ -76,7 +79,8 @@ public record GuardReport(Optional<DescriptorInventory> inventory, OptionalLong 
             return new GuardReport(Optional.ofNullable(inventory),
                     sandlockPid == null ? OptionalLong.empty() : OptionalLong.of(sandlockPid),
                     Optional.ofNullable(refused), status, swept == null ? OptionalInt.empty() : OptionalInt.of(swept),
-                    Optional.ofNullable(end), guardExit, Optional.ofNullable(authority), transcript);
+                    Optional.ofNullable(end), guardExit, Optional.ofNullable(authority), Optional.ofNullable(canary),
+                    transcript);
         }
     }
 

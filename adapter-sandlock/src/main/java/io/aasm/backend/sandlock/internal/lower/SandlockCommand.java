@@ -27,14 +27,25 @@ public final class SandlockCommand {
     }
 
     /**
-     * The program's side of the launch: sandlock runs {@code guard exec <filter> -- program args} instead of
-     * the program, and the guard installs aasm's seccomp filter before it executes the program in place.
+     * The program's side of the launch: sandlock runs {@code guard exec <filter> [canary:...] -- program args}
+     * instead of the program, and the guard runs the canaries, installs aasm's seccomp filter and then
+     * executes the program in place.
      */
-    public record Shim(Path guard, String filterHex) {
+    public record Shim(Path guard, String filterHex, List<String> canaries) {
         public Shim {
-            if (!guard.isAbsolute() || !filterHex.matches("([0-9a-f]{16})+")) {
-                throw new IllegalArgumentException("a shim is an absolute guard path and a hex BPF program");
+            canaries = List.copyOf(canaries);
+            if (!guard.isAbsolute() || !filterHex.matches("([0-9a-f]{16})+")
+                    || canaries.stream().anyMatch(c -> !c.startsWith("canary:") || c.indexOf('\n') >= 0)) {
+                throw new IllegalArgumentException("a shim is an absolute guard path, a hex BPF program and canary words");
             }
+        }
+
+        public Shim(Path guard, String filterHex) {
+            this(guard, filterHex, List.of());
+        }
+
+        public Shim withCanaries(List<String> words) {
+            return new Shim(guard, filterHex, words);
         }
     }
 
@@ -99,7 +110,11 @@ public final class SandlockCommand {
         argv.add("run");
         argv.addAll(opts);
         argv.add("--");
-        shim.ifPresent(x -> argv.addAll(List.of(x.guard().toString(), "exec", x.filterHex(), "--")));
+        shim.ifPresent(x -> {
+            argv.addAll(List.of(x.guard().toString(), "exec", x.filterHex()));
+            argv.addAll(x.canaries());
+            argv.add("--");
+        });
         argv.add(spec.program());
         argv.addAll(spec.args());
         return new Built(argv, opts);

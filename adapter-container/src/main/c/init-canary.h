@@ -1,0 +1,99 @@
+/*
+ * The init's canaries (GUARD.md, "Canaries"), included by aasm-container-init.c only: the init is the
+ * container's first process, inside every part of its boundary (namespaces, read-only root, view, seccomp
+ * profile, no capability), and it runs these before it forks the program. One forbidden attempt per
+ * domain the launch claims to prevent:
+ *
+ *   canary:read=<path>    open(O_RDONLY) of a host file aasm made outside the view       filesystem_read
+ *   canary:write=<path>   creation of a file in a read-granted (read-only) folder          filesystem_write
+ *   canary:port=<n>       TCP connect to 127.0.0.1:<n>, where the supervisor listens on the host  network_egress
+ *   canary:sys=<nr>       a syscall the profile denies, every argument -1 (changes nothing)       syscall
+ *   canary:signal=<pid>   signal 0 to the supervisor's host pid, outside the container            ipc
+ *
+ * The record is one line on stderr, `aasm-canary:nonce=<hex> <domain>=<denied|passed|error>/<errno> ...`,
+ * written with one write(2) before the program exists; the supervisor's relay takes the first line of the
+ * container's stderr (of its terminal, with one) and strips it, and never looks at a later line: whatever
+ * the program writes comes after it in the same pipe, so the program cannot forge it.
+ */
+#ifndef AASM_INIT_CANARY_H
+#define AASM_INIT_CANARY_H
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+static char canary_line[1024];
+static size_t canary_used;
+static const char *canary_escaped;
+
+static void canary_note(const char *domain, int through, int err, int denied) {
+    const char *verdict = through ? "passed" : denied ? "denied" : "error";
+    int n = snprintf(canary_line + canary_used, sizeof canary_line - canary_used, " %s=%s/%d", domain, verdict,
+                     through ? 0 : err);
+    if (n > 0 && (size_t)n < sizeof canary_line - canary_used) canary_used += (size_t)n;
+    if (through && !canary_escaped) canary_escaped = domain;
+}
+
+static void canary_one(const char *a) {
+    if (!strncmp(a, "canary:read=/", 13)) {
+        int fd = open(a + 12, O_RDONLY | O_CLOEXEC);
+        int err = errno;
+        if (fd >= 0) close(fd);
+        /* ENOENT: the file exists on the host (aasm made it) but not in the container's view */
+        canary_note("filesystem_read", fd >= 0, err, err == ENOENT || err == EACCES || err == EPERM);
+    } else if (!strncmp(a, "canary:write=/", 14)) {
+        int fd = open(a + 13, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int err = errno;
+        if (fd >= 0) close(fd); /* left for the supervisor, which sees it from outside and removes it */
+        canary_note("filesystem_write", fd >= 0, err, err == EROFS || err == EACCES || err == EPERM);
+    } else if (!strncmp(a, "canary:port=", 12)) {
+        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        int r = -1, err = errno;
+        if (s >= 0) {
+            struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((unsigned short)atoi(a + 12))};
+            sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            r = connect(s, (struct sockaddr *)&sa, sizeof sa);
+            err = errno;
+            close(s);
+        }
+        /* ECONNREFUSED/ENETUNREACH: the container's network has no way to the host's loopback */
+        canary_note("network_egress", r == 0, err, err == ECONNREFUSED || err == ENETUNREACH || err == EACCES
+                    || err == EPERM);
+    } else if (!strncmp(a, "canary:sys=", 11)) {
+        long r = syscall(atol(a + 11), -1L, -1L, -1L, -1L, -1L, -1L);
+        int err = errno;
+        canary_note("syscall", r >= 0 || err != EPERM, err, 1);
+    } else if (!strncmp(a, "canary:signal=", 14)) {
+        int r = kill((pid_t)atoi(a + 14), 0);
+        int err = errno;
+        /* ESRCH: the supervisor is not in the container's pid namespace at all */
+        canary_note("ipc", r == 0, err, err == ESRCH || err == EPERM);
+    }
+}
+
+/* Runs the canary words among argv[from..to); 0 when all were denied (or none asked), 125 otherwise. */
+static int canary_run(char **argv, int from, int to) {
+    const char *nonce = NULL;
+    for (int i = from; i < to; i++) {
+        if (!strncmp(argv[i], "canary:nonce=", 13)) nonce = argv[i] + 13;
+    }
+    if (from == to) return 0;
+    if (!nonce || strlen(nonce) > 64) {
+        fprintf(stderr, "aasm-init: canaries asked without a nonce; nothing ran\n");
+        return 125;
+    }
+    canary_used = (size_t)snprintf(canary_line, sizeof canary_line, "aasm-canary:nonce=%s", nonce);
+    for (int i = from; i < to; i++) canary_one(argv[i]);
+    if (canary_used + 1 < sizeof canary_line) canary_line[canary_used++] = '\n';
+    if (write(2, canary_line, canary_used) != (ssize_t)canary_used) return 125; /* no record: nothing runs */
+    if (canary_escaped) {
+        fprintf(stderr, "aasm: canary %s was NOT denied: the container does not hold what the plan claims;"
+                        " refused before the program started\n", canary_escaped);
+        return 125;
+    }
+    return 0;
+}
+
+#endif

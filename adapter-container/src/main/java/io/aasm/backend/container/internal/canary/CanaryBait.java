@@ -1,0 +1,169 @@
+package io.aasm.backend.container.internal.canary;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * The supervisor's side of one container launch's canaries: a host folder named by a per-launch nonce in
+ * aasm's own cache (outside the container's view) holding the file the read canary opens, the loopback
+ * listener on the host the egress canary tries to reach, and this JVM's pid, outside the container's pid
+ * namespace, for the signal canary. After the run it checks from outside that no connection arrived.
+ */
+public final class CanaryBait implements AutoCloseable {
+    private final CanaryChoice choice;
+    private final Set<CanaryKind> kinds;
+    private final String nonce;
+    private final Path dir;
+    private final Optional<ServerSocketChannel> listener;
+    private final int port;
+    private Optional<String> outside;
+    private boolean closed;
+
+    private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
+                       Optional<ServerSocketChannel> listener) {
+        this.choice = choice;
+        this.kinds = kinds;
+        this.nonce = nonce;
+        this.dir = dir;
+        this.listener = listener;
+        this.port = listener.map(l -> {
+            try {
+                return ((InetSocketAddress) l.getLocalAddress()).getPort();
+            } catch (IOException e) {
+                return 0;
+            }
+        }).orElse(0);
+    }
+
+    public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
+        String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        Files.createDirectories(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path dir = Files.createDirectory(root.resolve("launch-" + nonce),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        if (choice.kinds().contains(CanaryKind.FS_READ)) {
+            Files.writeString(dir.resolve("read-" + nonce), nonce);
+        }
+        Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
+        Optional<ServerSocketChannel> listener = Optional.empty();
+        if (kinds.contains(CanaryKind.EGRESS)) {
+            ServerSocketChannel s = ServerSocketChannel.open();
+            s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 4);
+            s.configureBlocking(false);
+            listener = Optional.of(s);
+        }
+        return new CanaryBait(choice, kinds, nonce, dir, listener);
+    }
+
+    /** Where the write canary tries to create its file: a read-only folder of the view. */
+    private Optional<Path> writeFile() {
+        return choice.writeDir().map(d -> d.resolve(".aasm-canary-" + nonce));
+    }
+
+    public Set<CanaryKind> kinds() {
+        return kinds;
+    }
+
+    public String nonce() {
+        return nonce;
+    }
+
+    private Path readFile() {
+        return dir.resolve("read-" + nonce);
+    }
+
+    private int port() {
+        return port;
+    }
+
+    /** The init's canary words (init-canary.h), placed before its {@code --}. */
+    public List<String> initWords() {
+        List<String> out = new ArrayList<>(List.of("canary:nonce=" + nonce));
+        for (CanaryKind k : kinds) {
+            out.add(switch (k) {
+                case FS_READ -> "canary:read=" + readFile();
+                case FS_WRITE -> "canary:write=" + writeFile().orElseThrow();
+                case EGRESS -> "canary:port=" + port();
+                case SYSCALL -> "canary:sys=" + choice.syscall().orElseThrow().number();
+                case SIGNAL -> "canary:signal=" + ProcessHandle.current().pid();
+            });
+        }
+        return out;
+    }
+
+    /** What each kind attempted, for the evidence record. */
+    public String attempt(CanaryKind kind) {
+        return switch (kind) {
+            case FS_READ -> "open for reading of the host file " + readFile() + " (outside the container's view)";
+            case FS_WRITE -> "creation of " + writeFile().map(Path::toString).orElse("?")
+                    + " (a read-granted folder, bound read-only, outside every write grant)";
+            case EGRESS -> "TCP connect to 127.0.0.1:" + port() + ", where the supervisor listens on the host";
+            case SYSCALL -> choice.syscall().map(s -> s.name() + "(2), every argument -1").orElse("?")
+                    + " (denied by the launch's seccomp profile)";
+            case SIGNAL -> "signal 0 to the supervisor's pid " + ProcessHandle.current().pid()
+                    + ", outside the container's pid namespace";
+        };
+    }
+
+    /** A connection the egress canary made, seen from outside; looked at once, at the latest on close. */
+    public synchronized Optional<String> escapedFromOutside() {
+        if (outside == null) {
+            outside = Optional.empty();
+            if (kinds.contains(CanaryKind.FS_WRITE) && writeFile().map(Files::exists).orElse(false)) {
+                outside = Optional.of("filesystem_write: the canary created " + writeFile().get());
+            } else if (listener.isPresent()) {
+                try (SocketChannel reached = listener.get().accept()) {
+                    if (reached != null) {
+                        outside = Optional.of("network_egress: the canary reached the supervisor's listener on"
+                                + " 127.0.0.1:" + port());
+                    }
+                } catch (IOException e) {
+                    outside = Optional.of("network_egress: the canary listener could not be checked: " + e.getMessage());
+                }
+            }
+        }
+        return outside;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        escapedFromOutside();
+        closed = true;
+        listener.ifPresent(l -> {
+            try {
+                l.close();
+            } catch (IOException e) {
+                // nothing listens any more
+            }
+        });
+        writeFile().ifPresent(f -> {
+            try {
+                Files.deleteIfExists(f); // made only through a broken boundary: seen above, then removed
+            } catch (IOException e) {
+                // named in the evidence; left for the user to remove
+            }
+        });
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // an empty canary file left in aasm's own cache
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.aasm.backend.container.internal.canary;
+
+import io.aasm.backend.container.internal.lower.Grant;
+import io.aasm.ports.capability.CapabilityDomain;
+import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.IpcChannel;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which canaries a container launch carries: one per domain the plan claims to prevent (the requirements
+ * handed in are the enforced ones), and only where a correct container certainly denies the attempt. The
+ * read canary's file lives in aasm's own cache, left out when a grant would bind it into the view; the
+ * write canary tries to create a file in a read-granted folder (bound read-only) that no write grant
+ * covers. No canary without aasm's init (processes stated as none: the program is the container's pid 1).
+ *
+ * @param syscall the denied call the SYSCALL kind makes (name and number); present exactly with that kind
+ * @param writeDir the read-only folder the FS_WRITE kind tries to create a file in; present exactly with it
+ */
+public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Optional<Path> writeDir) {
+    public CanaryChoice {
+        kinds = kinds.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(kinds));
+    }
+
+    public CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
+        this(kinds, syscall, Optional.empty());
+    }
+
+    public record Syscall(String name, int number) {
+    }
+
+    /** Calls that change nothing when every argument is -1; the SYSCALL canary calls one the profile denies. */
+    static final List<String> HARMLESS = List.of("mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "chdir", "fchdir",
+            "rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat",
+            "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "getdents64", "flock", "fsync",
+            "fdatasync", "mknod", "mknodat", "statfs", "fstatfs", "getcwd", "uname");
+
+    /**
+     * {@code enforced}: the requirements the plan enforces (the claim, never the mechanism: a container
+     * that does not hold it is what a canary is for); {@code init}: whether aasm's init runs;
+     * {@code numbers}: this architecture's syscall table.
+     */
+    public static Optional<CanaryChoice> choose(List<ControlRequirement> enforced, boolean init, Path root,
+                                                Map<String, Integer> numbers) {
+        if (!init) {
+            return Optional.empty();
+        }
+        Set<CanaryKind> kinds = EnumSet.noneOf(CanaryKind.class);
+        List<String> grants = new ArrayList<>();
+        List<String> readGrants = new ArrayList<>();
+        List<String> writeGrants = new ArrayList<>();
+        Optional<Syscall> syscall = Optional.empty();
+        boolean reads = false;
+        boolean writes = false;
+        for (ControlRequirement r : enforced) {
+            Scope s = r.scope();
+            switch (r.domain()) {
+                case FILESYSTEM_READ, FILESYSTEM_WRITE -> {
+                    if (s instanceof Scope.Paths p) {
+                        grants.addAll(p.paths());
+                        (r.domain() == CapabilityDomain.FILESYSTEM_READ ? readGrants : writeGrants).addAll(p.paths());
+                    }
+                    boolean stated = s instanceof Scope.Paths || s instanceof Scope.WholeDomain;
+                    if (r.domain() == CapabilityDomain.FILESYSTEM_READ) {
+                        reads = stated;
+                    } else {
+                        writes = stated;
+                    }
+                }
+                case NETWORK_EGRESS -> {
+                    if (s instanceof Scope.WholeDomain || s instanceof Scope.Egress e && e.grants().isEmpty()) {
+                        kinds.add(CanaryKind.EGRESS);
+                    }
+                }
+                case SYSCALL -> {
+                    syscall = denied(s, numbers);
+                    syscall.ifPresent(x -> kinds.add(CanaryKind.SYSCALL));
+                }
+                case IPC -> {
+                    Set<IpcChannel> granted = s instanceof Scope.IpcGrants g ? g.channels() : Set.of();
+                    if ((s instanceof Scope.IpcGrants || s instanceof Scope.WholeDomain)
+                            && !granted.contains(IpcChannel.SIGNAL)) {
+                        kinds.add(CanaryKind.SIGNAL);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (reads && !covered(real(root), grants)) {
+            kinds.add(CanaryKind.FS_READ);
+        }
+        // Read grants are bound read-only only when reads are stated too (else they are writable).
+        Optional<Path> writeDir = reads && writes ? readOnlyFolder(readGrants, writeGrants) : Optional.empty();
+        writeDir.ifPresent(d -> kinds.add(CanaryKind.FS_WRITE));
+        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, writeDir));
+    }
+
+    /**
+     * The most specific read-granted folder (the longest path: the policy's own rather than a system folder)
+     * that no write grant covers and that holds no write grant, so it is read-only in the view. Only a grant
+     * that is its own real path (the same folder inside and outside), and never the engine's own /proc,
+     * /dev or /sys (its /dev is a writable tmpfs of the container's).
+     */
+    private static Optional<Path> readOnlyFolder(List<String> reads, List<String> writes) {
+        List<String> w = writes.stream().map(x -> real(Path.of(x))).toList();
+        return reads.stream().filter(x -> real(Path.of(x)).equals(Path.of(x).toAbsolutePath().normalize().toString()))
+                .map(x -> real(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
+                .filter(r -> Grant.engineOwn(r).isEmpty())
+                .filter(r -> w.stream().noneMatch(x -> Grant.under(r, x) || Grant.under(x, r)))
+                .max(java.util.Comparator.comparingInt(String::length)).map(Path::of);
+    }
+
+    private static Optional<Syscall> denied(Scope s, Map<String, Integer> numbers) {
+        if (!(s instanceof Scope.Syscalls sc)) {
+            return Optional.empty();
+        }
+        for (String name : HARMLESS) {
+            boolean denied = sc.mode() == SyscallMode.DENY ? sc.names().contains(name) : !sc.names().contains(name);
+            if (denied && numbers.containsKey(name)) {
+                return Optional.of(new Syscall(name, numbers.get(name)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean covered(String real, List<String> grants) {
+        return grants.stream().map(g -> real(Path.of(g))).anyMatch(g -> Grant.under(real, g) || g.equals("/"));
+    }
+
+    /** The real path of {@code p}, or of its nearest existing ancestor with the rest appended. */
+    static String real(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path rest = Path.of("");
+        for (Path at = abs; at != null; at = at.getParent()) {
+            try {
+                if (Files.exists(at)) {
+                    return at.toRealPath().resolve(rest).toString();
+                }
+            } catch (IOException e) {
+                return abs.toString();
+            }
+            rest = at.getFileName() == null ? rest : at.getFileName().resolve(rest);
+        }
+        return abs.toString();
+    }
+}

@@ -1,0 +1,32 @@
+package io.aasm.backend.container.internal.canary;
+
+import io.aasm.ports.capability.CapabilityDomain;
+
+/** The canaries the container's init can make (init-canary.h), each speaking for one domain. */
+public enum CanaryKind {
+    FS_READ(CapabilityDomain.FILESYSTEM_READ),
+    FS_WRITE(CapabilityDomain.FILESYSTEM_WRITE),
+    EGRESS(CapabilityDomain.NETWORK_EGRESS),
+    SYSCALL(CapabilityDomain.SYSCALL),
+    SIGNAL(CapabilityDomain.IPC);
+
+    private final CapabilityDomain domain;
+
+    CanaryKind(CapabilityDomain domain) {
+        this.domain = domain;
+    }
+
+    public CapabilityDomain domain() {
+        return domain;
+    }
+
+    /** The kind whose init word (the domain's token) is {@code token}, if any. */
+    static java.util.Optional<CanaryKind> ofToken(String token) {
+        for (CanaryKind k : values()) {
+            if (k.domain.token().equals(token)) {
+                return java.util.Optional.of(k);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}

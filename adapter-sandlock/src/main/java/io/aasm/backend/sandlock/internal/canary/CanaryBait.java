@@ -1,0 +1,189 @@
+package io.aasm.backend.sandlock.internal.canary;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * The supervisor's side of one launch's canaries: a folder named by a per-launch nonce beneath the
+ * backend's own state (outside every grant: {@link CanaryChoice}) holding the file the read canary opens,
+ * the name the write canary tries to create and the FIFO the guard reads the shim's record from; and the
+ * loopback listener the egress canary tries to reach. After the run it checks from outside what a canary
+ * could have done that the record would not show.
+ */
+public final class CanaryBait implements AutoCloseable {
+    private final CanaryChoice choice;
+    private final Set<CanaryKind> kinds;
+    private final String nonce;
+    private final Path dir;
+    private final Optional<ServerSocketChannel> listener;
+    private Optional<String> outside;
+    private boolean closed;
+
+    private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
+                       Optional<ServerSocketChannel> listener) {
+        this.choice = choice;
+        this.kinds = kinds;
+        this.nonce = nonce;
+        this.dir = dir;
+        this.listener = listener;
+    }
+
+    /** Makes what the chosen canaries need; an egress canary without a free listener port is left out. */
+    public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
+        String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        Files.createDirectories(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path dir = Files.createDirectory(root.resolve("launch-" + nonce),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
+        if (kinds.contains(CanaryKind.FS_READ)) {
+            Files.writeString(dir.resolve("read-" + nonce), nonce);
+        }
+        Optional<ServerSocketChannel> listener = Optional.empty();
+        if (kinds.contains(CanaryKind.EGRESS)) {
+            listener = listen(choice);
+            if (listener.isEmpty()) {
+                kinds.remove(CanaryKind.EGRESS);
+            }
+        }
+        return new CanaryBait(choice, kinds, nonce, dir, listener);
+    }
+
+    /** A listener on 127.0.0.1 on a port no grant covers (three tries). */
+    private static Optional<ServerSocketChannel> listen(CanaryChoice c) throws IOException {
+        for (int i = 0; i < 3; i++) {
+            ServerSocketChannel s = ServerSocketChannel.open();
+            s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 4);
+            s.configureBlocking(false);
+            if (!c.granted(((InetSocketAddress) s.getLocalAddress()).getPort())) {
+                return Optional.of(s);
+            }
+            s.close();
+        }
+        return Optional.empty();
+    }
+
+    public Set<CanaryKind> kinds() {
+        return kinds;
+    }
+
+    public String nonce() {
+        return nonce;
+    }
+
+    /** The FIFO the guard makes, reads the first line of and removes; sandlock grants the program write to it. */
+    public Path fifo() {
+        return dir.resolve("record-" + nonce);
+    }
+
+    private Path readFile() {
+        return dir.resolve("read-" + nonce);
+    }
+
+    private Path writeFile() {
+        return dir.resolve("write-" + nonce);
+    }
+
+    int port() {
+        return listener.map(l -> {
+            try {
+                return ((InetSocketAddress) l.getLocalAddress()).getPort();
+            } catch (IOException e) {
+                return 0;
+            }
+        }).orElse(0);
+    }
+
+    /** The shim's canary words (canary.c), placed between its filter and {@code --}. */
+    public List<String> shimArgs() {
+        List<String> out = new ArrayList<>(List.of("canary:fifo=" + fifo(), "canary:nonce=" + nonce));
+        for (CanaryKind k : kinds) {
+            out.add(switch (k) {
+                case FS_READ -> "canary:read=" + readFile();
+                case FS_WRITE -> "canary:write=" + writeFile();
+                case EGRESS -> "canary:port=" + port();
+                case SYSCALL -> "canary:sys=" + choice.syscall().orElseThrow().number();
+                case PROCESS -> "canary:fork";
+                case SIGNAL -> "canary:signal";
+            });
+        }
+        return out;
+    }
+
+    /** What each kind attempted, for the evidence record. */
+    public String attempt(CanaryKind kind) {
+        return switch (kind) {
+            case FS_READ -> "open for reading of " + readFile() + " (outside every grant)";
+            case FS_WRITE -> "creation of " + writeFile() + " (outside every write grant)";
+            case EGRESS -> "TCP connect to the supervisor's listener on 127.0.0.1:" + port() + " (not granted)";
+            case SYSCALL -> choice.syscall().map(s -> s.name() + "(2), every argument -1").orElse("?")
+                    + " (denied by the policy's deny list)";
+            case PROCESS -> "fork(2) under --max-processes=1";
+            case SIGNAL -> "signal 0 to sandlock's own process, outside the sandbox";
+        };
+    }
+
+    /**
+     * What a canary achieved that its record might not show: a file made, a connection made. Looked at once,
+     * after the run (at the latest when the bait is closed); later calls give the same answer.
+     */
+    public synchronized Optional<String> escapedFromOutside() {
+        if (outside == null) {
+            outside = look();
+        }
+        return outside;
+    }
+
+    private Optional<String> look() {
+        if (kinds.contains(CanaryKind.FS_WRITE) && Files.exists(writeFile())) {
+            return Optional.of("filesystem_write: the canary created " + writeFile());
+        }
+        if (listener.isPresent()) {
+            try (SocketChannel reached = listener.get().accept()) {
+                if (reached != null) {
+                    return Optional.of("network_egress: the canary reached the supervisor's listener on 127.0.0.1:"
+                            + port());
+                }
+            } catch (IOException e) {
+                return Optional.of("network_egress: the canary listener could not be checked: " + e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Closes the listener and removes the folder (the guard already removed the FIFO). */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        escapedFromOutside();
+        closed = true;
+        listener.ifPresent(l -> {
+            try {
+                l.close();
+            } catch (IOException e) {
+                // nothing listens any more
+            }
+        });
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a folder left behind holds nothing but empty canary files
+        }
+    }
+}
