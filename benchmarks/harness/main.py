@@ -90,6 +90,7 @@ def main(argv=None):
     srv = None
     driver = None
     kernel = None
+    smp = None
     try:
         ws = workloads.Workspace(root, BENCH_DIR, mode)
         srv, port = server.start()
@@ -169,6 +170,8 @@ def main(argv=None):
             kernel.stop()
         if srv:
             srv.shutdown()
+        if smp:
+            smp.close()  # its RSS file lives in the system temp dir, not under root
         shutil.rmtree(root, ignore_errors=True)
 
 
