@@ -7,16 +7,21 @@ class LauncherArm:
     """Arms measured by fork + exec of a launcher script + wait4. {@code skip}: workloads the arm cannot run
     (METHODOLOGY.md amendment 3: the container arms have no egress, so no P5); their families are NOT_MEASURED."""
 
-    def __init__(self, arm_id, launcher, env, cwd, log, sampler, workload_env=None, skip=()):
+    def __init__(self, arm_id, launcher, env, cwd, log, sampler, workload_env=None, skip=(), rss=True):
         self.id, self.launcher, self.env, self.cwd, self.log = arm_id, launcher, env, cwd, log
         self.sampler = sampler
         self.workload_env = workload_env or {}
         self.workloads = None  # every workload but throughput
         self.skip = frozenset(skip)
+        # False where wait4 sees only a client, not the launched tree (resident arm: P6 NOT_MEASURED)
+        self.rss = rss
 
     def sample(self, workload, argv):
         env = dict(self.env, **self.workload_env.get(workload, {}))
-        return self.sampler.run([self.launcher] + argv, env, self.cwd, stderr_path=self.log)
+        s = self.sampler.run([self.launcher] + argv, env, self.cwd, stderr_path=self.log)
+        if not self.rss:
+            s["rss_mib"] = None
+        return s
 
 
 class WarmArm:
@@ -111,3 +116,16 @@ def sandlock(repo):
     if found:
         return found, "PATH"
     return None, "no sandlock executable (AA_SANDLOCK_BIN unset, %s absent, none on PATH)" % shared
+
+
+def vm_backend(home):
+    """(True, how) when the distribution at home carries the aasm-qemu-vm backend and QEMU is installed, else
+    (False, why): the vm-cli arm's condition (METHODOLOGY.md amendment 5)."""
+    import glob
+    jars = [j for d in ("bundle", "deploy") for j in glob.glob(os.path.join(home or "", d, "*.jar"))]
+    if not any("vhost" in os.path.basename(j) or "qemu" in os.path.basename(j) for j in jars):
+        return False, ("the distribution's bundle set has no aasm-qemu-vm bundle (adapter-macos-vhost is not "
+                       "registered in bundle/ or deploy/; docs/vm.md)")
+    if not shutil.which("qemu-system-x86_64"):
+        return False, "no qemu-system-x86_64 on PATH (apt-get install -y qemu-system-x86)"
+    return True, "aasm-qemu-vm bundle and qemu-system-x86_64 found"

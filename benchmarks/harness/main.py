@@ -1,16 +1,13 @@
 """benchmarks/run: --quick (CI smoke, never judges), --full (pre-registered rules), --self-test, --compare."""
 import argparse, datetime, json, os, shutil, sys, tempfile, time, traceback
 
-from . import arms, containers, env, report, rules, sampler, server, warm, workloads
+from . import armset, arms, coldstart, containers, env, report, rules, sampler, server, throughput, workloads
 
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(BENCH_DIR)
 DIST = os.path.join(REPO, "distribution", "target", "aasm-0.1.0-SNAPSHOT")
-SYSTEM_READ = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/proc", "/dev"]
 # arms with a T1 throughput sample (the unconfined one is its ProcessBuilder baseline)
 WARM_ARMS = ("unconfined", "native-api", "sandlock-api", "container-api")
-# METHODOLOGY.md amendment 3: the container arms have no egress path, so no P5 workload
-NO_EGRESS = ("tcp_loopback",)
 
 
 def parse(argv):
@@ -28,130 +25,6 @@ def parse(argv):
     p.add_argument("--out", help="results dir (default benchmarks/results/<UTC timestamp>)")
     p.add_argument("--aasm-home", default=DIST, help="distribution dir with bin/aasm (default: the build output)")
     return p.parse_args(argv)
-
-
-def render_policy(ws, port, path):
-    read = list(SYSTEM_READ)
-    java_home = os.path.realpath(shutil.which("java") or "/usr/bin/java")
-    java_home = os.path.dirname(os.path.dirname(java_home))
-    if not any(java_home == r or java_home.startswith(r + "/") for r in read):
-        read.append(java_home)
-    read = [r for r in read if os.path.exists(r)] + [ws.ro]
-    with open(os.path.join(BENCH_DIR, "policy", "bench-policy.yaml.in")) as f:
-        text = f.read()
-    text = text.replace("@READ_PATHS@", ", ".join(read)).replace("@SCRATCH@", ws.scratch).replace("@PORT@", str(port))
-    with open(path, "w") as f:
-        f.write(text)
-    return text
-
-
-def render_container_policy(text, path):
-    """METHODOLOGY.md amendment 3: the bench policy with egress stated as none (the container backend has no
-    egress path yet) and the container isolation class; every other section unchanged."""
-    lines = text.splitlines()
-    out, skip = [], False
-    for line in lines:
-        if line.startswith("isolation:"):
-            line = "isolation: container"
-        if line.startswith("network:"):
-            out += ["network:", "  egress:", "    allow: []"]
-            skip = True
-            continue
-        if skip and line.startswith(" "):
-            continue
-        skip = False
-        out.append(line)
-    text = "\n".join(out) + "\n"
-    with open(path, "w") as f:
-        f.write(text)
-    return text
-
-
-def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
-    """Every arm with its presence (and the reason when absent). Returns (present arms, arm table, driver)."""
-    base_env = {k: v for k, v in os.environ.items()}
-    base_env.setdefault("LANG", "C")
-    base_env.setdefault("HOME", "/root")
-    L = lambda n: os.path.join(BENCH_DIR, "launchers", n)
-    nop = ws.argv("startup_nop", port)
-    table, present, driver = {}, [], None
-    aasm_bin = None
-    if os.path.isdir(os.path.join(a.aasm_home, "bin")):
-        # a snapshot, so that a concurrent rebuild cannot swap the CLI under a running benchmark
-        snap = os.path.join(ws.root, "aasm")
-        shutil.copytree(a.aasm_home, snap, symlinks=True)
-        aasm_bin = os.path.join(snap, "bin", "aasm")
-    cli_env = dict(base_env, AASM_BIN=aasm_bin or "", AASM_BENCH_POLICY=policy,
-                   XDG_CACHE_HOME=os.path.join(ws.root, "cache"))
-    sandlock_bin, sandlock_how = arms.sandlock(REPO)
-    # the CLI finds sandlock the way a user's does: through AA_SANDLOCK_BIN (an absolute path)
-    sandlock_env = dict(cli_env, AASM_BENCH_BACKEND="sandlock", AA_SANDLOCK_BIN=sandlock_bin or "")
-    bw_env = dict(base_env, AASM_BENCH_TREE=ws.ro, AASM_BENCH_SCRATCH=ws.scratch)
-    engine, no_engine = arms.container_engine()
-    container_env = dict(cli_env, AASM_BENCH_BACKEND="aasm-container", AASM_BENCH_ISOLATION="container",
-                         AASM_BENCH_POLICY=container_policy or "")
-    candidates = [
-        ("unconfined", lambda: arms.LauncherArm("unconfined", L("unconfined.sh"), base_env, ws.scratch, log, smp), None),
-        ("negative-control", lambda: arms.LauncherArm("negative-control", L("throttled.sh"),
-                                                      dict(base_env, AASM_BENCH_DELAY_S="0.5"), ws.scratch, log, smp), None),
-        ("native-cli", lambda: arms.LauncherArm("native-cli", L("aasm-cli.sh"),
-                                                dict(cli_env, AASM_BENCH_BACKEND="aasm-native"), ws.scratch, log, smp),
-         None if aasm_bin else "no aasm distribution at %s (build: mvn -q -DskipTests install)" % a.aasm_home),
-        ("native-api", None, None),
-        ("sandlock-api", None, None if sandlock_bin else sandlock_how),
-        ("sandlock", lambda: arms.LauncherArm("sandlock", L("aasm-cli.sh"), sandlock_env, ws.scratch, log, smp),
-         None if sandlock_bin and aasm_bin else (sandlock_how if aasm_bin else "no aasm distribution")),
-        ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
-                                           {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),
-         None if arms.which("bwrap") else "no bwrap executable on PATH (apt-get install -y bubblewrap)"),
-        ("container-cli", lambda: arms.LauncherArm("container-cli", L("aasm-cli.sh"), container_env, ws.scratch, log,
-                                                   smp, skip=NO_EGRESS),
-         None if engine and aasm_bin else (no_engine if aasm_bin else "no aasm distribution")),
-        ("container-api", None, no_engine),
-    ]
-    wanted = set(a.arms.split(",")) if a.arms else None
-    for arm_id, make, absent in candidates:
-        if wanted is not None and arm_id not in wanted and arm_id not in ("unconfined", "negative-control"):
-            table[arm_id] = {"present": False, "reason": "not selected (--arms)"}
-            continue
-        if arm_id in ("native-api", "sandlock-api", "container-api"):
-            if absent:
-                table[arm_id] = {"present": False, "reason": absent}
-                continue
-            try:
-                if driver is None:
-                    home = os.path.dirname(os.path.dirname(aasm_bin)) if aasm_bin else a.aasm_home
-                    # the same cache (probe results) as the CLI arms
-                    driver = warm.Driver(BENCH_DIR, home, policy, ws.root, os.path.join(out, "driver.log"),
-                                         dict(base_env, AA_SANDLOCK_BIN=sandlock_bin or "",
-                                              XDG_CACHE_HOME=cli_env["XDG_CACHE_HOME"]), container_policy)
-                mode_of = {"native-api": "kernel", "sandlock-api": "sandlock", "container-api": "container"}
-                arm = arms.WarmArm(driver, ws.scratch, mode_of[arm_id], arm_id,
-                                   skip=NO_EGRESS if arm_id == "container-api" else ())
-                arm.throughput_count = ws.size["throughput"]
-            except Exception as e:
-                table[arm_id] = {"present": False, "reason": "warm driver unavailable: %s" % e}
-                continue
-        elif absent:
-            table[arm_id] = {"present": False, "reason": absent}
-            continue
-        else:
-            arm = make()
-        ok, why = arms.preflight(arm, nop)
-        if ok and arm_id not in ("unconfined", "negative-control"):
-            ok, check = arms.confinement_check(arm, os.path.join(ws.root, "outside-" + arm_id))
-            why = why + "; " + check
-        table[arm_id] = {"present": ok, "reason": why}
-        if ok:
-            present.append(arm)
-        print("arm %-16s %s" % (arm_id, ("present: " if ok else "ABSENT: ") + why), flush=True)
-    for arm_id, row in table.items():
-        if not row["present"] and "preflight" not in row["reason"]:
-            print("arm %-16s ABSENT: %s" % (arm_id, row["reason"]), flush=True)
-    if driver and not {"native-api", "sandlock-api", "container-api"} & {x.id for x in present}:
-        driver.close()
-        driver = None
-    return present, table, driver
 
 
 def measure(present, driver, ws, port, reps, warmup):
@@ -216,14 +89,16 @@ def main(argv=None):
     root = tempfile.mkdtemp(prefix="aasm-bench-")
     srv = None
     driver = None
+    kernel = None
+    smp = None
     try:
         ws = workloads.Workspace(root, BENCH_DIR, mode)
         srv, port = server.start()
         policy = os.path.join(root, "bench-policy.yaml")
-        policy_text = render_policy(ws, port, policy)
+        policy_text = armset.render_policy(ws, port, policy)
         shutil.copyfile(policy, os.path.join(out, "bench-policy.yaml"))
         container_policy = os.path.join(root, "bench-policy-container.yaml")
-        render_container_policy(policy_text, container_policy)
+        armset.render_container_policy(policy_text, container_policy)
         shutil.copyfile(container_policy, os.path.join(out, "bench-policy-container.yaml"))
         log = os.path.join(out, "arms-stderr.log")
         print("aasm benchmarks, %s mode: %d warm-up + %d kept repetitions; results in %s" % (mode, warmup, reps, out))
@@ -231,12 +106,23 @@ def main(argv=None):
         load_before = env.load()
         helper = sampler.build_helper(root)
         smp = sampler.Sampler(helper)
-        present, table, driver = build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
+        present, table, driver, kernel = armset.build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
+        kernel_memory = {}
+        if kernel and any(x.id == "resident" for x in present):
+            time.sleep(2)
+            kernel_memory["idle (after start and two launches)"] = kernel.memory()
         if not any(x.id == "unconfined" for x in present):
             print("harness error: the unconfined baseline does not run", file=sys.stderr)
             return 1
         t0 = time.time()
         samples = measure(present, driver, ws, port, reps, warmup)
+        if kernel_memory:
+            kernel_memory["after the families P1-P7"] = kernel.memory()
+        cold = coldstart.report(samples, present, ws.argv("startup_nop", port), mode)
+        tp = throughput.summarise(throughput.measure(present, ["/bin/true"], mode, log,
+                                                     kernel if kernel_memory else None))
+        if kernel_memory:
+            kernel_memory["after the throughput family"] = kernel.memory()
         memory = containers.memory_per_container(present, ws, 1 if mode == "quick" else 5)
         min_reps = rules.MIN_KEPT_FULL if mode == "full" else reps
         graded, control = analyse(samples, min_reps)
@@ -249,6 +135,9 @@ def main(argv=None):
             "rss_source": "rusage-exec helper (wait4 of a ~1 MiB parent)" if helper else
             "harness wait4 (floor: the harness's own resident set; no C compiler found)", "workload_sizes": ws.size,
             "samples": samples, "grades": graded, "negative_control": control, "container_memory": memory,
+            "throughput": tp, "throughput_not_run": {k: v for k, v in throughput.NOT_RUN.items()
+                                                     if any(x.id == k for x in present)},
+            "cold_start": cold, "resident_kernel": kernel_memory or None,
             "control_validity": "VALID" if control["valid"] else "INVALID",
         }
         if mode == "quick":
@@ -277,8 +166,12 @@ def main(argv=None):
     finally:
         if driver:
             driver.close()
+        if kernel:
+            kernel.stop()
         if srv:
             srv.shutdown()
+        if smp:
+            smp.close()  # its RSS file lives in the system temp dir, not under root
         shutil.rmtree(root, ignore_errors=True)
 
 

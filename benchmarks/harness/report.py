@@ -1,10 +1,10 @@
 """Outputs: summary.md, the printed verdict, PNG charts, and the fingerprint-guarded comparison."""
 import json, os
 
-from . import rules
+from . import report_launch, rules
 
-ARM_ORDER = ["unconfined", "native-cli", "native-api", "sandlock", "sandlock-api", "container-cli", "container-api",
-             "bwrap", "negative-control"]
+ARM_ORDER = ["unconfined", "resident", "native-cli", "native-api", "sandlock", "sandlock-api", "container-cli",
+             "container-api", "vm-cli", "bwrap", "sandlock-direct", "negative-control"]
 COLOURS = {"GREEN": "#2e7d32", "AMBER": "#f9a825", "RED": "#c62828"}
 
 
@@ -87,12 +87,19 @@ def summary(res):
         s = [x["rss_mib"] for x in arm.get("startup_nop", []) if x.get("rss_mib") is not None]
         row.append("%.2f" % rules.describe(s)["median"] if s else "-")
     L.append("| startup_nop peak RSS (MiB) | %s |" % " | ".join(row))
+    L += report_launch.sections(res)
     L += ["", "## Caveats stated by the harness", "",
           "- bwrap cannot allow a single port: for P5 only, its arm runs with `--share-net`. It has no syscall "
           "deny list and no memory/process ceilings, so it enforces less than the aasm policy.",
           "- native-api and sandlock-api P6 are NOT_MEASURED: the tree is a child of the warm JVM, which cannot"
           " wait4 it.",
           "- native-cli includes a JVM start per launch; its P6 is the JVM's peak RSS, by design of the arm.",
+          "- native-cli, sandlock and the other CLI arms run with AASM_CLIENT=off (cold: a JVM per launch); the "
+          "resident arm goes through bin/aasm and aasm-client to a kernel of the run's own, and its P6 is "
+          "NOT_MEASURED (wait4 sees the client; the launched tree is the kernel's child).",
+          "- sandlock-direct is the sandlock tool itself (no aasm) with the same read/write paths, the one port, "
+          "process/open-file/memory limits and a clean environment; its syscall deny list is sandlock's own default "
+          "blocklist, not the policy's 13 names.",
           "- container-cli and container-api run the bench policy with egress stated as none (METHODOLOGY.md "
           "amendment 3: the container backend has no egress path yet), so their P5 is NOT_MEASURED; their P6 is "
           "the CLI JVM's (the container's processes are the engine's children); memory per running container is "

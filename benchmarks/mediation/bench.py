@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Transport mediation figures (docs/mediation.md, docs/benchmarks.md): paired, in one run.
 
-  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B]
+  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--container 1]
 
 Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
   relay   - the client inside an aasm-native launch, through a granted loopback port (relay only);
   proxy   - the same launch, through the supervisor's proxy (relay + proxy, HTTP CONNECT by name).
+  container - with --container 1: a second launch per round, aasm-container, through the container's transport
+            relay (adapter-container RELAY.md) and the same proxy, interleaved with its own direct samples (a
+            container has no loopback grant, so no relay-only arm; RelayCostBench measures that relay alone).
 The three arms alternate sample by sample inside each launch (order reversed every other sample): the client in
 the launch asks the host, over its stdin/stdout, to take each direct sample at its turn, so every ratio compares
 samples taken seconds apart under the same load.
@@ -137,15 +140,74 @@ def relay_cpu_ticks(root):
     raise SystemExit("no relay process found under pid %d" % root)
 
 
-def policy(path, scratch, port):
+def container_relay_cpu_ticks(root):
+    """utime + stime of the container's transport relay (under the launching JVM), with its reaped carriers."""
+    tree, stats = {root}, {}
+    for pid in sorted(int(p) for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                st = f.read()
+        except OSError:
+            continue
+        comm, rest = st[st.index("(") + 1:st.rindex(")")], st[st.rindex(")") + 2:].split()
+        stats[pid] = (comm, int(rest[1]), sum(int(x) for x in rest[11:15]))
+    grew = True
+    while grew:
+        grew = False
+        for pid, (comm, ppid, _) in stats.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    for pid in tree:
+        comm, ppid, ticks = stats.get(pid, ("", 0, 0))
+        if comm.startswith("aasm-container-") and stats.get(ppid, ("",))[0] != comm:  # comm keeps 15 characters
+            try:
+                with open("/proc/%d/cmdline" % pid, "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            if argv[0].endswith(b"/aasm-container-relay") and argv[1:2] == [b"relay"]:
+                return ticks
+    raise SystemExit("no container relay found under pid %d" % root)
+
+
+def policy(path, scratch, port, loopback=True):
     reads = ", ".join(p for p in ["/usr", "/bin", "/lib", "/lib64", "/etc", scratch] if os.path.exists(p))
+    grants = "{host: bench.test, port: %d}" % port + (", {host: loopback, port: %d}" % port if loopback else "")
     with open(path, "w") as f:
         f.write("apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read: {allow: [%s]}\n" % reads
-                + "network:\n  egress: {allow: [{host: bench.test, port: %d}, {host: loopback, port: %d}]}\n" % (port, port)
+                + "network:\n  egress: {allow: [%s]}\n" % grants
                 + "  name_resolution: {hosts: {bench.test: 127.0.0.1}}\n")
 
 
-def run(home, rounds, conns, mib, bulks):
+def launch(home, pol, isolation, backend, here, port, conns, size, bulks, modes, ticks_of):
+    """One launch of the client, answering its direct-sample requests; its samples and the relay's CPU ticks."""
+    cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", isolation, "--isolation-backend",
+           backend, "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
+           str(size), str(bulks), ",".join(modes)]
+    err = tempfile.TemporaryFile()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                         env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
+    inside = None
+    ticks = []
+    for line in p.stdout:
+        if line.strip() in ("L", "B", "C"):
+            if line.strip() == "C":
+                ticks.append(ticks_of(p.pid))
+                v = 0.0
+            else:
+                v = latency("direct", port) if line.strip() == "L" else bulk("direct", port, size)
+            p.stdin.write("%r\n" % v)
+            p.stdin.flush()
+        elif line.startswith("{"):
+            inside = json.loads(line)
+    if p.wait() != 0 or inside is None:
+        err.seek(0)
+        raise SystemExit("launch failed: " + err.read().decode(errors="replace"))
+    return inside, ticks[1] - ticks[0]
+
+
+def run(home, rounds, conns, mib, bulks, container):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
@@ -156,39 +218,30 @@ def run(home, rounds, conns, mib, bulks):
     here = os.path.abspath(__file__)
     pol = os.path.join(scratch, "policy.yaml")
     policy(pol, os.path.dirname(here), port)
-    acc = {m: {"latency_ms": [], "mb_s": []} for m in ("direct", "relay", "proxy")}
-    ratios = {"relay": [], "proxy": []}
-    relay_ticks, relayed = 0, 0
+    cpol = os.path.join(scratch, "container-policy.yaml")
+    policy(cpol, os.path.dirname(here), port, loopback=False)
+    arms = ("direct", "relay", "proxy") + (("container",) if container else ())
+    acc = {m: {"latency_ms": [], "mb_s": []} for m in arms}
+    ratios = {m: [] for m in arms[1:]}
+    relay_ticks, relayed, c_ticks = 0, 0, 0
     for r in range(rounds):
-        cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", "process", "--isolation-backend",
-               "aasm-native", "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
-               str(size), str(bulks)]
-        err = tempfile.TemporaryFile()
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                             env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
-        inside = None
-        ticks = []
-        for line in p.stdout:
-            if line.strip() in ("L", "B", "C"):
-                if line.strip() == "C":
-                    ticks.append(relay_cpu_ticks(p.pid))
-                    v = 0.0
-                else:
-                    v = latency("direct", port) if line.strip() == "L" else bulk("direct", port, size)
-                p.stdin.write("%r\n" % v)
-                p.stdin.flush()
-            elif line.startswith("{"):
-                inside = json.loads(line)
-        if p.wait() != 0 or inside is None:
-            err.seek(0)
-            raise SystemExit("launch failed: " + err.read().decode(errors="replace"))
+        inside, ticks = launch(home, pol, "process", "aasm-native", here, port, conns, size, bulks,
+                               ["direct", "relay", "proxy"], relay_cpu_ticks)
         for m in ("direct", "relay", "proxy"):
             for k in ("latency_ms", "mb_s"):
                 acc[m][k] += inside[m][k]
         for m in ("relay", "proxy"):
             ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
-        relay_ticks += ticks[1] - ticks[0]
+        relay_ticks += ticks
         relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
+        if container:
+            inside, ticks = launch(home, cpol, "container", "aasm-container", here, port, conns, size, bulks,
+                                   ["direct", "proxy"], container_relay_cpu_ticks)
+            for k in ("latency_ms", "mb_s"):
+                acc["container"][k] += inside["proxy"][k]
+                acc["direct"][k] += inside["direct"][k]
+            ratios["container"] += [x / d for x, d in zip(inside["proxy"]["mb_s"], inside["direct"]["mb_s"])]
+            c_ticks += ticks
     summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib,
                "bulks_per_round": bulks}
     for m, v in acc.items():
@@ -203,19 +256,27 @@ def run(home, rounds, conns, mib, bulks):
     summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(ratios["relay"])
     summary["paired_throughput_ratio_proxy_vs_direct"] = statistics.median(ratios["proxy"])
     summary["relay_cpu_ms_per_gib"] = relay_ticks * 1000.0 / os.sysconf("SC_CLK_TCK") / (relayed / (1 << 30))
+    if container:
+        c = summary["container"]
+        summary["added_connect_ms_container_vs_direct"] = c["latency_ms_median"] - d["latency_ms_median"]
+        summary["added_connect_ms_container_vs_native_proxy"] = c["latency_ms_median"] - px["latency_ms_median"]
+        summary["paired_throughput_ratio_container_vs_direct"] = statistics.median(ratios["container"])
+        summary["container_relay_cpu_ms_per_gib"] = (c_ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
+                                                     / (rounds * bulks * size / (1 << 30)))
     print(json.dumps(summary, indent=2))
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "client":
         port, conns, size, bulks = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-        print(json.dumps(client(["direct", "relay", "proxy"], port, conns, size, bulks)))
+        modes = sys.argv[6].split(",") if len(sys.argv) > 6 else ["direct", "relay", "proxy"]
+        print(json.dumps(client(modes, port, conns, size, bulks)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
-        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3}
+        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3, "--container": 0}
         home = args[0]
         for i in range(1, len(args), 2):
             opts[args[i]] = int(args[i + 1])
-        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"])
+        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--container"] == 1)
     else:
         raise SystemExit(__doc__)

@@ -60,13 +60,13 @@ percentiles() { # milliseconds, one a line -> "p50 p90 p99 max"
     sort -n | awk '{a[NR]=$1} END {i50=int(NR*0.5+0.5); i90=int(NR*0.9+0.5); i99=int(NR*0.99+0.5);
         if (i50<1) i50=1; if (i90<1) i90=1; if (i99<1) i99=1; print a[i50], a[i90], a[i99], a[NR]}'
 }
-one() { # one timed launch; prints its milliseconds, or FAIL
-    local s e
+one() { # one timed launch; prints its milliseconds, or FAIL with its status and last words
+    local s e out
     s=$(date +%s%N)
-    if "$client" run exec --isolation process -- /bin/true >/dev/null 2>&1; then
+    if out=$("$client" run exec --isolation process -- /bin/true 2>&1 >/dev/null); then
         e=$(date +%s%N); echo $(( (e - s) / 1000000 ))
     else
-        echo FAIL
+        echo "FAIL exit=$?: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
     fi
 }
 export -f one
@@ -94,4 +94,5 @@ for c in 1 8 32; do
 done
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -h FAIL "$work"/lat-* >&2 || true # why a launch failed: a count alone cannot be diagnosed
 [ "$leaked" = 0 ] || { echo "soak: something leaked or failed (see the table)" >&2; exit 1; }

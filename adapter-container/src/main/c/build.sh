@@ -2,6 +2,7 @@
 # Builds into $1 (e.g. target/classes/native/linux-x86_64):
 #   aasm-container-guard (+ .sha256)  the static lifeline guard (GUARD.md)
 #   aasm-container-init (+ .sha256)   the container's first process (GUARD.md)
+#   aasm-container-relay (+ .sha256)  the transport relay of a mediated container (RELAY.md)
 #   syscalls.txt                      "name number" of every syscall the C library's headers define here:
 #                                     the universe the seccomp profile's allow list is cut from
 # Run by the Maven build (exec-maven-plugin, generate-resources). Fails loudly; never ships a stale binary.
@@ -29,7 +30,7 @@ if [ "$(wc -l < "$table")" -lt 200 ]; then
 fi
 mv "$table" "$out/syscalls.txt"
 # Each binary: rebuilt unless up to date (no source newer than its checksum file); never a stale one shipped.
-for name in aasm-container-guard aasm-container-init; do
+for name in aasm-container-guard aasm-container-init aasm-container-relay; do
     if [ -f "$out/$name" ] && [ -f "$out/$name.sha256" ] && [ -z "$(find "$src" -type f -newer "$out/$name.sha256")" ]; then
         continue
     fi

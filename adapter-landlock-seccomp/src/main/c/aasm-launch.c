@@ -26,6 +26,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -60,10 +61,12 @@
 #define SYS_close_range 436
 #endif
 
-/* struct clone_args (linux/sched.h clashes with <sched.h>); the fields up to set_tid_size, version 1. */
-struct clone_args_v1 {
-    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size;
+/* struct clone_args (linux/sched.h clashes with <sched.h>); the fields up to cgroup, version 2 (Linux 5.7). */
+struct clone_args_v2 {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
 };
+#define AASM_CLONE_INTO_CGROUP 0x200000000ULL
+#define AASM_CGROUP2_SUPER_MAGIC 0x63677270
 
 struct ll_ruleset_attr { uint64_t handled_access_fs, handled_access_net, scoped; };
 struct ll_path_beneath_attr { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
@@ -72,6 +75,11 @@ struct ll_net_port_attr { uint64_t allowed_access; uint64_t port; };
 /* Where refusals and reports go: the status channel in the launcher, the exec pipe in init/program. */
 static int report_fd = -1;
 static struct timespec t_start, t_plan;
+/* Where the setup's time goes (PROTOCOL.md, `stages:`): absolute CLOCK_MONOTONIC stamps, inherited by init and
+ * the program child through fork, so the child can say them all in one line before its filters go in. */
+static struct timespec t_namespaces, t_init, t_landlock, t_cgroups, t_exited;
+
+static long abs_ns(const struct timespec *t) { return t->tv_sec * 1000000000L + t->tv_nsec; }
 static struct plan P;
 
 /* RELAY_TCP_PORT: the relay process (host network namespace), init's end of its socketpair, the listeners. */
@@ -246,10 +254,29 @@ static int is_kept(int fd) {
 /* The procfs init reads the program's status from: its own namespace's (pid namespace) or the host's. */
 static int proc_fd = -1;
 
+/* A group in a cgroup2 hierarchy is joined by creating the program child in it (clone3 CLONE_INTO_CGROUP), every
+ * other one by init writing 0 to the file. A write to cgroup.procs takes the cgroup threadgroup lock for writing,
+ * whose first taker waits for an RCU grace period: about 11 ms under load on the development machine, the
+ * largest stage of a launch. A v1 `tasks` file moves one thread (init has one) without that lock; cgroup2 has no
+ * such file, and a process created in the group needs no migration at all. */
+static int into_cgroup_fd = -1;
+static size_t into_cgroup_index;
+
 static void open_before_namespaces(void) {
     for (size_t i = 0; i < P.ncgroups; i++) {
         P.cgroup_fds[i] = open(P.cgroups[i], O_WRONLY | O_CLOEXEC);
         if (P.cgroup_fds[i] < 0) refuse("cgroup_join", "open %s: %s", P.cgroups[i], strerror(errno));
+        struct statfs sf;
+        if (into_cgroup_fd < 0 && fstatfs(P.cgroup_fds[i], &sf) == 0 && sf.f_type == AASM_CGROUP2_SUPER_MAGIC) {
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s", P.cgroups[i]);
+            char *slash = strrchr(dir, '/');
+            if (slash && slash != dir) {
+                *slash = 0;
+                into_cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                into_cgroup_index = i;
+            }
+        }
     }
     if (!(P.ns & NS_PID)) proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
@@ -342,9 +369,15 @@ static void enter_namespaces(void) {
     if (P.lo_up) bring_loopback_up();
 }
 
+static void join_by_write(size_t i) {
+    if (write(P.cgroup_fds[i], "0", 1) != 1) refuse("cgroup_join", "%s: %s", P.cgroups[i], strerror(errno));
+}
+
+/* init, itself: every group but the cgroup2 one the program child is created in (fork_program). */
 static void join_cgroups(void) {
     for (size_t i = 0; i < P.ncgroups; i++) {
-        if (write(P.cgroup_fds[i], "0", 1) != 1) refuse("cgroup_join", "%s: %s", P.cgroups[i], strerror(errno));
+        if (into_cgroup_fd >= 0 && i == into_cgroup_index) continue;
+        join_by_write(i);
         close(P.cgroup_fds[i]);
     }
 }
@@ -456,6 +489,9 @@ static void program_child(int authority_w) {
     /* Reported before seccomp, so the filter never has to allow this write. */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
+    line(report_fd, "stages:start=%ld,plan=%ld,namespaces=%ld,init=%ld,landlock=%ld,cgroups=%ld,preexec=%ld",
+         abs_ns(&t_start), abs_ns(&t_plan), abs_ns(&t_namespaces), abs_ns(&t_init), abs_ns(&t_landlock),
+         abs_ns(&t_cgroups), abs_ns(&now));
     line(report_fd, "preexec:%ld:%ld", ns_between(&t_start, &now), ns_between(&t_plan, &now));
     int listener = offer_listener();
     for (size_t i = 0; i < P.nfilters; i++) {
@@ -478,15 +514,35 @@ static void program_child(int authority_w) {
     _exit(err == ENOENT ? 127 : 126);
 }
 
-/* fork(), or clone3 with the pid the plan asked for in the new pid namespace (so that concurrent launches
- * sharing a folder do not all run as pid 2). The child only calls async-signal-safe code before execve. */
+static long clone_program(int with_pid, int into_cgroup) {
+    pid_t want = (pid_t)P.program_pid;
+    struct clone_args_v2 ca = {.exit_signal = SIGCHLD};
+    if (with_pid) {
+        ca.set_tid = (uint64_t)(uintptr_t)&want;
+        ca.set_tid_size = 1;
+    }
+    if (into_cgroup) {
+        ca.flags = AASM_CLONE_INTO_CGROUP;
+        ca.cgroup = (uint64_t)into_cgroup_fd;
+    }
+    return syscall(SYS_clone3, &ca, sizeof ca);
+}
+
+/* fork(), or clone3: with the pid the plan asked for in the new pid namespace (so that concurrent launches sharing
+ * a folder do not all run as pid 2), and created in the cgroup2 group to join. The pid is a wish (taken, above
+ * pid_max: an ordinary pid will do); the group is not: where the kernel cannot create a process in it, init joins
+ * it by writing (and refuses when that fails too). The child only calls async-signal-safe code before execve. */
 static pid_t fork_program(void) {
-    if (P.program_pid) {
-        pid_t want = (pid_t)P.program_pid;
-        struct clone_args_v1 ca = {.exit_signal = SIGCHLD, .set_tid = (uint64_t)(uintptr_t)&want, .set_tid_size = 1};
-        long r = syscall(SYS_clone3, &ca, sizeof ca);
+    int into = into_cgroup_fd >= 0;
+    if (into) {
+        long r = clone_program(P.program_pid != 0, 1);
+        if (r < 0 && P.program_pid) r = clone_program(0, 1);
         if (r >= 0) return (pid_t)r;
-        /* EEXIST (taken), EINVAL (above pid_max), ENOSYS: an ordinary pid will do. */
+        join_by_write(into_cgroup_index); /* before Linux 5.7, or a group that refuses a created process */
+    }
+    if (P.program_pid) {
+        long r = clone_program(1, 0);
+        if (r >= 0) return (pid_t)r;
     }
     return fork();
 }
@@ -577,14 +633,21 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     } else {
         prctl(PR_SET_CHILD_SUBREAPER, 1);
     }
+    clock_gettime(CLOCK_MONOTONIC, &t_init);
     build_ruleset();
+    clock_gettime(CLOCK_MONOTONIC, &t_landlock);
     join_cgroups();                            /* step 4: only once nothing can refuse any more */
+    clock_gettime(CLOCK_MONOTONIC, &t_cgroups);
     int ap[2];
     if (pipe2(ap, O_CLOEXEC) < 0) refuse("internal", "pipe: %s", strerror(errno));
     if (P.has_decisions && (pipe2(dec_c2i, O_CLOEXEC) < 0 || pipe2(dec_i2c, O_CLOEXEC) < 0))
         refuse("internal", "pipe: %s", strerror(errno));
     pid_t child = fork_program();
     if (child < 0) refuse("fork", "program child: %s", strerror(errno));
+    if (into_cgroup_fd >= 0) {
+        close(into_cgroup_fd);
+        close(P.cgroup_fds[into_cgroup_index]);
+    }
     if (child == 0) {
         close(ap[0]);
         close(report_w);
@@ -643,7 +706,7 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
                 authority_r = -1;
             }
             while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-                if (p == child) { status = st; done = 1; }
+                if (p == child) { status = st; done = 1; clock_gettime(CLOCK_MONOTONIC, &t_exited); }
         } else if (P.sig_target == SIG_TARGET_PROGRAM) {
             kill(child, (int)si.ssi_signo);
         } else if (P.sig_target == SIG_TARGET_GROUP) {
@@ -661,6 +724,9 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
         if (poll(&lp, 1, 0) <= 0 || !(lp.revents & POLLIN) || decisions_serve(listener) < 0) break;
     }
     kill_tree_and_reap();
+    struct timespec reaped;
+    clock_gettime(CLOCK_MONOTONIC, &reaped);
+    line(report_w, "ended:exited=%ld,reaped=%ld", abs_ns(&t_exited), abs_ns(&reaped));
     if (listener >= 0) close(listener);
     if (decided) decisions_report(report_w);
     if (WIFSIGNALED(status)) line(report_w, "exit:signal:%d", WTERMSIG(status));
@@ -711,7 +777,8 @@ static void on_exec_line(char *l) {
 
 static void on_report_line(char *l) {
     /* Passed on as soon as init has them; the exit (or error) line is the launcher's own last word. */
-    if (strncmp(l, "authority", 9) == 0 || strncmp(l, "decision", 8) == 0) line(status_fd, "%s", l);
+    if (strncmp(l, "authority", 9) == 0 || strncmp(l, "decision", 8) == 0 || strncmp(l, "ended:", 6) == 0)
+        line(status_fd, "%s", l);
     else snprintf(final_line, sizeof final_line, "%s", l);
 }
 
@@ -858,6 +925,7 @@ int main(int argc, char **argv) {
     if (P.nrelay || P.nrelay_udp || P.has_proxy)
         relay_pid = relay_start(&relay_sock, P.has_proxy ? P.proxy_path : NULL, P.proxy_preamble, P.proxy_preamble_len);
     enter_namespaces();                        /* step 3 */
+    clock_gettime(CLOCK_MONOTONIC, &t_namespaces);
     if (P.nrelay)
         relay_listen(P.relay_ports, P.nrelay, RELAY_KIND_LOOPBACK, relay_fds, relay_fports, relay_families, relay_kinds,
                      &nrelay_fds);
@@ -909,6 +977,7 @@ int main(int argc, char **argv) {
     close(rp[1]);
     close(lp[0]);
     for (size_t i = 0; i < P.ncgroups; i++) close(P.cgroup_fds[i]); /* init joins them */
+    if (into_cgroup_fd >= 0) close(into_cgroup_fd);
     /* Only init serves the listeners and talks to the relay: when init ends, the relay sees end of file. */
     if (relay_sock >= 0) close(relay_sock);
     for (size_t i = 0; i < nrelay_fds; i++) close(relay_fds[i]);

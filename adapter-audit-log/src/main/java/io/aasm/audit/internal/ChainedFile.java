@@ -1,5 +1,6 @@
 package io.aasm.audit.internal;
 
+import io.aasm.ports.trace.LaunchStages;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -76,7 +77,9 @@ final class ChainedFile {
                 while (b.hasRemaining()) {
                     out.write(b);
                 }
+                LaunchStages.mark("audit_write");
                 out.force(false); // the data and the new size; no need to wait for the times
+                LaunchStages.mark("audit_fsync");
             }
             return line.substring(0, line.length() - 1);
         }

@@ -17,11 +17,16 @@ final class DaemonStart {
     /**
      * Sized for a daemon that sits on a laptop all day (issue 18): its live heap after a full GC is about
      * 12 MiB, so a small serial-collected heap that gives memory back beats the default (a quarter of RAM,
-     * G1, one region set per core). Placed before this JVM's own options, so AASM_JAVA_OPTS still wins.
-     * Measured in docs/resident.md (RSS idle and after a soak).
+     * G1, one region set per core); an 8 MiB young generation, because every young collection of a 12 MiB
+     * live set is short and a larger one only holds garbage resident. C1 only (quick-only) with a small
+     * code cache: C2's compiler arenas and code cost about 35 MiB of resident set, and the launch path it
+     * would speed up is dominated by the kernel's namespace and mount work, not by Java code. Placed before
+     * this JVM's own options, so AASM_JAVA_OPTS still wins. Measured in docs/resident.md (paired variants,
+     * RSS idle and through a soak: distribution/bench/daemon-memory.sh).
      */
-    static final List<String> DAEMON_JVM = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx128m", "-Xmn24m",
-            "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:MaxMetaspaceSize=128m");
+    static final List<String> DAEMON_JVM = List.of("-XX:+UseSerialGC", "-Xms8m", "-Xmx128m", "-Xmn8m",
+            "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:MaxMetaspaceSize=128m",
+            "-XX:CompilationMode=quick-only", "-XX:ReservedCodeCacheSize=16m");
 
     private DaemonStart() {
     }
@@ -74,7 +79,7 @@ final class DaemonStart {
         String[] jvmArgs = info.arguments().orElse(new String[0]);
         for (int i = 0; i < jvmArgs.length; i++) {
             if (jvmArgs[i].startsWith("-XX:TieredStopAtLevel")) {
-                continue; // a long-lived kernel is worth full (C2) compilation
+                continue; // the kernel's compilation mode is DAEMON_JVM's (C1 only, for its resident set)
             }
             cmd.add(jvmArgs[i]);
             if (jvmArgs[i].equals("-jar") && i + 1 < jvmArgs.length) {

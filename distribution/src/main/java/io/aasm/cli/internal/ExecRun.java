@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.IdentityRef;
 import io.aasm.ports.backend.LaunchException;
@@ -35,6 +36,7 @@ final class ExecRun {
     }
 
     int run() {
+        LaunchStages.mark("command_parse");
         requireReportFormat();
         Path workdir = workdir();
         Path policy = policy();
@@ -63,6 +65,7 @@ final class ExecRun {
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
                 io.stdio(), !cmd.noProxy);
         LaunchDecision decision = kernel.decide(request);
+        LaunchStages.mark("decided");
         if (decision instanceof LaunchDecision.PolicyRejected rejected) {
             return policyRejected(rejected);
         }
@@ -115,6 +118,7 @@ final class ExecRun {
         if (!writeReport(post)) {
             status = statusWithoutReport(disposition);
         }
+        LaunchStages.mark("report_written");
         Optional<String> auditProblem = session.auditProblem();
         if (auditProblem.isPresent()) {
             // The launch ran but left no record: a success must not read as a fully accounted one.
@@ -123,6 +127,7 @@ final class ExecRun {
         }
         io.err().println("aasm: " + PostureLine.of(post, status)
                 + session.auditRecord().map(id -> " audit=" + id).orElse(""));
+        LaunchStages.mark("posture_line");
         return status;
     }
 

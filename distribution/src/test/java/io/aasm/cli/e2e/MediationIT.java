@@ -124,6 +124,45 @@ class MediationIT {
         assertTrue(json.contains("2 connection attempt(s) reached the supervisor's proxy, 1 allowed, 1 denied"), json);
     }
 
+    /**
+     * The same through aasm-container (docs/container.md, "Egress through transport mediation"): the container
+     * has no engine network, and its only way out is the supervisor's relay to the proxy. A curl that ignores the
+     * proxy variables has no route. Controls: the granted host is reached by the same curl (the ungranted one
+     * differs by its grant only), and with other.test granted too the same request reaches it.
+     */
+    @Test
+    void aContainerCurlReachesOnlyTheGrantedHostThroughTheRelayAndEveryAttemptIsRecorded() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(CURL)),
+                "environment cannot host this check: curl is not installed (.ci/run installs it)");
+        Assumptions.assumeTrue(System.getenv().getOrDefault("DOCKER_HOST", "").startsWith("unix://"),
+                "environment cannot host this check: no container engine (set DOCKER_HOST=unix://<socket>)");
+        Path report = dir.resolve("report.json");
+        int g = granted.getAddress().getPort();
+        String direct = CURL + " -sS --max-time 10 --noproxy '*' http://granted.test:" + g + "/direct 2>&1 "
+                + "| grep -c -e 'unreachable' -e 'Failed to connect'";
+        Aasm.Result r = Aasm.run(Aasm.DIST, dir, Map.of("PATH", "/usr/bin:/bin"), "run", "exec", "--isolation",
+                "container", "--policy", policy("").toString(), "--report", "json", "--report-file",
+                report.toString(), "--", "/bin/sh", "-c", curls() + "; " + direct);
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("granted-body\n403\n1\n", r.out(), r.toString());
+        assertEquals(List.of("GET /pkg"), grantedHits, "the direct request never arrived");
+        assertEquals(List.of(), otherHits, "the ungranted host received nothing");
+        String json = Files.readString(report);
+        assertTrue(json.contains("\"backend\":\"aasm-container\"") || json.contains("aasm-container"), json);
+        assertTrue(json.contains("\\\"destination\\\":\\\"granted.test\\\"") && json.contains(
+                "\\\"verdict\\\":\\\"allowed\\\""), json);
+        assertTrue(json.contains("\\\"destination\\\":\\\"other.test\\\"") && json.contains(
+                "\\\"verdict\\\":\\\"denied\\\""), json);
+        assertTrue(json.contains("2 connection attempt(s) reached the supervisor's proxy, 1 allowed, 1 denied"), json);
+        Path both = dir.resolve("both.yaml");
+        Files.writeString(both, Files.readString(policy("")).replace("{host: granted.test, port: " + g + "}",
+                "{host: granted.test, port: " + g + "}, {host: other.test, port: " + other.getAddress().getPort() + "}"));
+        Aasm.Result control = Aasm.run(Aasm.DIST, dir, Map.of("PATH", "/usr/bin:/bin"), "run", "exec", "--isolation",
+                "container", "--policy", both.toString(), "--", "/bin/sh", "-c", curls());
+        assertEquals("granted-body\n200\n", control.out(), control.toString());
+        assertEquals(List.of("GET /secret"), otherHits, "control: granted, the same request reaches it");
+    }
+
     @Test
     void withoutABoundaryTheTrafficIsStillMediatedUnlessSwitchedOff() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of(CURL)),

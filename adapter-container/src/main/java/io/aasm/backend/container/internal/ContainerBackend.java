@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -89,7 +90,8 @@ public final class ContainerBackend implements IsolationBackend {
                 () -> ready().flatMap(r -> r.facts().dataRoot())));
         this.measured = new Measured(routes::general, this::need);
         this.launches = new Launches(host, timers);
-        this.probes = new ProbeSetup(host, table, this::runDirect);
+        this.probes = new ProbeSetup(host, table, this::runDirect, (spec, endpoint, env) -> runDirect(spec,
+                UnaryOperator.identity(), Optional.of(new Launches.Mediated(endpoint, env))));
     }
 
     @Deactivate
@@ -149,7 +151,8 @@ public final class ContainerBackend implements IsolationBackend {
         }
         List<ControlRequirement> all = spec.requirements();
         BackendCapabilities caps = measured.narrowed(probes.probing(ready().orElseThrow()), all,
-                r -> lowerer.routes().route(r, all));
+                r -> lowerer.routes().route(r, all, spec.transport()),
+                r -> ContainerRoutes.mediatedPort(r.scope(), spec.transport()).isPresent());
         Lowering lowering = lowerer.lower(spec, all);
         if (lowering instanceof Lowering.Refused r) {
             caps = ProbeSetup.with(caps, r.domain(), report -> blocked(report) ? report
@@ -180,7 +183,7 @@ public final class ContainerBackend implements IsolationBackend {
         ContainerHost.State.Ready ready = ready().orElseThrow(() -> new LaunchException(LaunchFailureKind.BACKEND_ERROR,
                 "the engine went away"));
         Launch launch = launches.create(ready, lowered.plan(), Launches.streams(plan.spec().stdio()),
-                canaries(enforced, lowered.plan()));
+                canaries(enforced, lowered.plan()), Launches.Mediated.of(plan.mediation()));
         return new ContainerPreparedLaunch(launch, lowered.general(), ready.image().describe(), ready.user());
     }
 
@@ -212,10 +215,18 @@ public final class ContainerBackend implements IsolationBackend {
     io.aasm.ports.backend.ExitDisposition runDirect(ExecutionSpec spec,
                                                    java.util.function.UnaryOperator<ContainerPlan> tweak)
             throws LaunchException {
+        return runDirect(spec, tweak, Optional.empty());
+    }
+
+    /** The same for a mediated spec, relayed to {@code mediated} (the relay probe's session stand-in). */
+    io.aasm.ports.backend.ExitDisposition runDirect(ExecutionSpec spec,
+                                                   java.util.function.UnaryOperator<ContainerPlan> tweak,
+                                                   Optional<Launches.Mediated> mediated) throws LaunchException {
         Lowering.Lowered lowered = installable(lowerer.lower(spec, spec.requirements()));
         ContainerHost.State.Ready ready = ready().orElseThrow(() -> new LaunchException(LaunchFailureKind.BACKEND_ERROR,
                 "the engine went away"));
-        Launch launch = launches.create(ready, tweak.apply(lowered.plan()), Launches.detached());
+        Launch launch = launches.create(ready, tweak.apply(lowered.plan()), Launches.detached(), Optional.empty(),
+                mediated);
         launch.start();
         try {
             return launch.await();

@@ -24,7 +24,7 @@ final class ContainerHost {
 
     sealed interface State {
         record Ready(Engine engine, EngineFacts facts, RootImage.Resolved image, BundledBinary guard, BundledBinary init,
-                     String user)
+                     String user, BundledBinary relay)
                 implements State {
         }
 
@@ -84,11 +84,12 @@ final class ContainerHost {
             }
             BundledBinary guard = BundledBinary.embedded(state.root(), BundledBinary.GUARD);
             BundledBinary init = BundledBinary.embedded(state.root(), BundledBinary.INIT);
+            BundledBinary relay = BundledBinary.embedded(state.root(), BundledBinary.RELAY);
             RootImage.Resolved image = RootImage.resolve(engine, settings.image());
             if (reclaimed < 0) {
                 reclaimed = Reclaimer.reclaim(engine, owner);
             }
-            return new State.Ready(engine, facts, image, guard, init, user.get());
+            return new State.Ready(engine, facts, image, guard, init, user.get(), relay);
         } catch (IOException | RuntimeException e) {
             return new State.Down("the container engine is not usable: " + e.getMessage());
         }

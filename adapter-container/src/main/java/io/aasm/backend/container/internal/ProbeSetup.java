@@ -8,6 +8,7 @@ import io.aasm.backend.container.internal.probe.ProbeCache;
 import io.aasm.backend.container.internal.probe.ProbeResult;
 import io.aasm.backend.container.internal.probe.ProbeRunner;
 import io.aasm.backend.container.internal.probe.ProbeSuite;
+import io.aasm.backend.container.internal.probe.RelayProbe;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
@@ -38,22 +39,26 @@ final class ProbeSetup {
     private final ContainerHost host;
     private final Optional<SyscallTable> table;
     private final Direct direct;
+    private final RelayProbe.MediatedRunner mediated;
 
-    ProbeSetup(ContainerHost host, Optional<SyscallTable> table, Direct direct) {
+    ProbeSetup(ContainerHost host, Optional<SyscallTable> table, Direct direct,
+               RelayProbe.MediatedRunner mediated) {
         this.host = host;
         this.table = table;
         this.direct = direct;
+        this.mediated = mediated;
     }
 
     Measured.Probing probing(ContainerHost.State.Ready r) {
         ProbeCache cache = new ProbeCache(host.settings().probeCacheDir(), read("/proc/sys/kernel/random/boot_id"),
                 read("/proc/sys/kernel/osrelease"), r.facts().engineId(), r.facts().version(), r.image().id(),
-                r.guard().sha256(), r.init().sha256(), r.user(), table.map(t -> t.arch() + t.highest()).orElse(""),
+                r.guard().sha256(), r.init().sha256() + r.relay().sha256(), r.user(), table.map(t -> t.arch() + t.highest()).orElse(""),
                 "suite" + ProbeSuite.VERSION);
         ProbeRunner runner = direct::run;
         Path scratch = Path.of(System.getProperty("java.io.tmpdir"));
         return new Measured.Probing(cache, () -> new ProbeSuite(runner, scratch).runAll(),
-                () -> AuthorityProbe.run(runner, scratch));
+                () -> AuthorityProbe.run(runner, scratch),
+                () -> RelayProbe.run(mediated, scratch, hostAddresses()));
     }
 
     /** Only stdio reaches the program: offered when the authority probe saw exactly that here. */
@@ -73,6 +78,18 @@ final class ProbeSetup {
         Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(caps.reports());
         reports.computeIfPresent(d, (k, v) -> change.apply(v));
         return new BackendCapabilities(caps.availability(), caps.platformBoundary(), reports, caps.measuredAt());
+    }
+
+    /** This host's non-loopback IPv4 addresses: where a program bypassing the relay would try to go. */
+    static List<String> hostAddresses() {
+        try {
+            return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+                    .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+                    .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress())
+                    .map(java.net.InetAddress::getHostAddress).limit(4).toList();
+        } catch (java.net.SocketException e) {
+            return List.of();
+        }
     }
 
     private static String read(String p) {

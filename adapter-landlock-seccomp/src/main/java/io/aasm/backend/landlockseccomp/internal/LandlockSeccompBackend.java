@@ -1,5 +1,6 @@
 package io.aasm.backend.landlockseccomp.internal;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.backend.landlockseccomp.internal.cgroup.Leftovers;
 import io.aasm.backend.landlockseccomp.internal.host.HostDetector;
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
@@ -159,6 +160,7 @@ public final class LandlockSeccompBackend implements IsolationBackend {
             caps = MeasuredCapabilities.with(caps, r.domain(), (d, report) -> blocked(report)
                     ? report : CapabilityReport.unsupported(d, r.detail()));
         }
+        LaunchStages.mark("backend_plan");
         return new LandlockSeccompBackendPlan(spec, caps, Optional.of(lowering));
     }
 

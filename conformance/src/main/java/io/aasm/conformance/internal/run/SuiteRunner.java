@@ -64,11 +64,15 @@ public final class SuiteRunner {
         try (Toolbox tools = Toolbox.create(aasmHome)) {
             for (String backend : order) {
                 Optional<String> unusable = unusable(backend);
-                boolean separateKernel = separateKernel(backend); // asked once per column: a listing is not free
+                // asked once per column: a listing is not free
+                Optional<io.aasm.ports.capability.PlatformBoundary> boundary = boundary(backend);
+                boolean separateKernel = boundary.map(b -> b == io.aasm.ports.capability.PlatformBoundary.SEPARATE_KERNEL)
+                        .orElse(false);
                 for (Scenario sc : scenarios) {
                     Verdict v = unusable.isPresent()
                             ? Judge.verdict(sc, backend, Outcome.CANNOT_HOST, unusable.get(), "-", false)
-                            : one(tools, backend, sc, worksUnconfined.contains(sc.name()), separateKernel);
+                            : one(tools, backend, sc, worksUnconfined.contains(sc.name()), separateKernel,
+                            boundary);
                     if (backend.equals(NONE) && (v.outcome() == Outcome.ESCAPED
                             || v.outcome() == Outcome.UNCOVERED_AND_TRUTHFUL)) {
                         worksUnconfined.add(sc.name());
@@ -84,13 +88,12 @@ public final class SuiteRunner {
                 scenarios.stream().map(Scenario::name).toList(), verdicts);
     }
 
-    /** The backend's own statement of its platform boundary, from its listing (never a guess by id). */
-    private boolean separateKernel(String backend) {
+    /** The backend's own statement of its platform boundary, from its listing (never a guess by id; none has none). */
+    private Optional<io.aasm.ports.capability.PlatformBoundary> boundary(String backend) {
         return kernel.backends().stream().filter(s -> s.id().equals(backend)).findFirst()
-                .flatMap(BackendStatus::capabilities)
-                .map(c -> c.platformBoundary() == io.aasm.ports.capability.PlatformBoundary.SEPARATE_KERNEL)
-                .orElse(false);
+                .flatMap(BackendStatus::capabilities).map(c -> c.platformBoundary());
     }
+
 
     private Optional<String> unusable(String backend) {
         if (backend.equals(NONE)) {
@@ -111,8 +114,8 @@ public final class SuiteRunner {
         return Optional.empty();
     }
 
-    private Verdict one(Toolbox tools, String backend, Scenario sc, boolean worksUnconfined, boolean separateKernel)
-            throws InterruptedException {
+    private Verdict one(Toolbox tools, String backend, Scenario sc, boolean worksUnconfined, boolean separateKernel,
+                        Optional<io.aasm.ports.capability.PlatformBoundary> boundary) throws InterruptedException {
         Bench bench;
         try {
             bench = tools.bench(sc.name() + "." + backend);
@@ -128,6 +131,10 @@ public final class SuiteRunner {
             }
             Staged st = ((Staging.Ready) staging).staged();
             staged = st;
+            Optional<String> notHere = boundary.map(((Staging.Ready) staging).cannotHostOn()::get);
+            if (notHere.isPresent()) {
+                return Judge.verdict(sc, backend, Outcome.CANNOT_HOST, notHere.get(), "-", false);
+            }
             Trial hostile = launcher.run(backend, bench, st.hostilePolicy(), st);
             return Judge.judge(sc, backend, st, hostile, () -> {
                 st.reset().run();

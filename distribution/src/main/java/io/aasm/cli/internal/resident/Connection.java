@@ -1,5 +1,6 @@
 package io.aasm.cli.internal.resident;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.cli.internal.CommandEntry;
 import io.aasm.cli.internal.wire.FrameException;
 import io.aasm.cli.internal.wire.Frames;
@@ -81,13 +82,16 @@ final class Connection implements Runnable {
                         + server.uid() + " only; refused a connection from uid " + peer[1]));
                 return;
             }
+            LaunchStages.begin("accept", acceptedNanos);
             CallerVerdict caller = server.identify(fd, peer[0]);
+            LaunchStages.mark("caller_check");
             RequestReader in = new RequestReader(fd, acceptedNanos, server.limits().requestTimeoutMs());
             UnixSockets.Received first = in.first(3);
             fds = first.fds();
             Frames.RequestHead head = Frames.requestHead(first.firstByte(), in, server.limits().maxRequestBytes());
             entry.put("kind", String.valueOf((char) head.kind())).put("bytes", head.length());
             byte[] payload = Frames.payload(head, in);
+            LaunchStages.mark("request_read");
             if (caller.confined()) {
                 answerConfined(head.kind(), caller);
                 return;
@@ -124,6 +128,7 @@ final class Connection implements Runnable {
                 }
             }
             UnixSockets.closeQuietly(fd);
+            LaunchStages.finish();
             server.requests().write(entry.put("ms", (System.nanoTime() - acceptedNanos) / 1_000_000L));
         }
     }

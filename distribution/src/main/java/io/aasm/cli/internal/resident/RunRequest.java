@@ -1,5 +1,6 @@
 package io.aasm.cli.internal.resident;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.cli.internal.CommandInvocation;
 import io.aasm.cli.internal.wire.Frames;
 import io.aasm.ports.backend.Stdio;
@@ -47,6 +48,7 @@ final class RunRequest {
             return;
         }
         entry.arguments(req.args()).put("envc", req.env().size());
+        LaunchStages.mark("request_parse");
         if (server.home() != null && !server.home().equals(req.home())) {
             // another installation's client: its bundles and conf/ are not what this kernel runs
             outcome("cold", "other_installation");
@@ -68,6 +70,7 @@ final class RunRequest {
                 Thread.currentThread().interrupt();
                 slot = Admission.Slot.ABANDONED;
             }
+            LaunchStages.mark("admission");
             switch (slot) {
                 case QUEUE_FULL -> {
                     outcome("refused", "launch_queue");
@@ -109,6 +112,7 @@ final class RunRequest {
         outcome("accepted", null);
         entry.put("status", status);
         send(Frames.exit(status));
+        LaunchStages.mark("status_sent");
     }
 
     private void outcome(String event, String reason) {

@@ -1,5 +1,6 @@
 package io.aasm.kernel.internal.launch;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.kernel.internal.audit.Auditor;
 import io.aasm.kernel.internal.audit.LaunchFacts;
 import io.aasm.ports.backend.ExitDisposition;
@@ -29,10 +30,14 @@ public final class AuditedSession implements LaunchSession {
     @Override
     public ExitDisposition await() throws InterruptedException {
         ExitDisposition done = session.await();
+        LaunchStages.mark("awaited");
         synchronized (this) {
             if (!recorded) {
                 recorded = true;
-                Auditor.Outcome outcome = auditor.record(facts, session.postRunReport());
+                IsolationReport post = session.postRunReport();
+                LaunchStages.mark("report_post");
+                Auditor.Outcome outcome = auditor.record(facts, post);
+                LaunchStages.mark("audit_append");
                 problem = outcome.problem();
                 written = outcome.written();
             }

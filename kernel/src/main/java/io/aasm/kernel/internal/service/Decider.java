@@ -1,5 +1,6 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.kernel.internal.selection.Guarded;
 import io.aasm.ports.evidence.DescriptorInventory;
 
@@ -55,6 +56,7 @@ final class Decider {
     LaunchDecision decide(LaunchRequest request, List<PolicySource> sources, List<InstalledBackend> backends,
                    WalkOrder order, List<String> protectedPaths, boolean mediator) {
         PolicyLoad load = loader.load(request.policyFile(), sources);
+        LaunchStages.mark("policy_load");
         if (load instanceof PolicyLoad.Rejected rejected) {
             return new LaunchDecision.PolicyRejected(request.policyFile().orElse(PolicyLoader.NO_POLICY),
                     rejected.problems());
@@ -67,6 +69,7 @@ final class Decider {
             lowering = ok.lowering();
         }
 
+        LaunchStages.mark("policy_lower");
         String program = request.program();
         Optional<ExitDisposition.NotStarted> failure = Optional.empty();
         ProgramResolver.Resolution r = resolver.resolve(request.program(), request.workingDirectory(),
@@ -118,7 +121,9 @@ final class Decider {
                     + " requirement set means";
             return refused(ctx, new RefusalEntry(Optional.empty(), "no_requirements_lowered", message), message);
         }
+        LaunchStages.mark("resolve");
         Selection selection = selector.select(isolation, request.pinnedBackend(), spec, backends, order);
+        LaunchStages.mark("negotiate");
         if (selection instanceof Selection.Chosen chosen) {
             // A backend that cannot say how it seals descriptors gets no least-authority credit.
             Guarded<Optional<DescriptorInventory>> planned = Guarded.call("plannedDescriptors()",
@@ -132,6 +137,7 @@ final class Decider {
                     ? okay.value() : Optional.empty();
             IsolationReport report = reports.fromPlan(ctx, chosen.plan(), chosen.candidate().capabilities(),
                     Optional.of(chosen.record()), sealing, privileges);
+            LaunchStages.mark("report_pre");
             return new LaunchDecision.Confined(chosen.plan(), report, failure);
         }
         Selection.NotChosen refused = (Selection.NotChosen) selection;

@@ -1,5 +1,6 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.kernel.internal.audit.Auditor;
 import io.aasm.kernel.internal.audit.LaunchFacts;
 import io.aasm.kernel.internal.audit.PolicyDigests;
@@ -66,6 +67,7 @@ final class LaunchRunner {
         List<String> args = decision instanceof LaunchDecision.Confined c ? c.plan().spec().args()
                 : ((LaunchDecision.Unconfined) decision).spec().args();
         LaunchFacts facts = LaunchFacts.starting(args, digests.of(pre.policyOrigin()));
+        LaunchStages.mark("policy_digest");
         try {
             return new AuditedSession(start(decision, backends, mediator), auditor, facts);
         } catch (LaunchException e) {
@@ -113,6 +115,7 @@ final class LaunchRunner {
         PreparedLaunch prepared;
         try {
             prepared = backend.prepare(plan);
+            LaunchStages.mark("prepare");
         } catch (RuntimeException | LinkageError e) {
             throw fault(id, "prepare()", e);
         }

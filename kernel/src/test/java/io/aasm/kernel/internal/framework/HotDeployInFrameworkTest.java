@@ -57,7 +57,7 @@ class HotDeployInFrameworkTest {
             + "io.aasm.ports.backend;version=1.0.0,io.aasm.ports.capability;version=1.0.0,"
             + "io.aasm.ports.evidence;version=1.0.0,io.aasm.ports.kernel;version=1.0.0,"
             + "io.aasm.ports.plan;version=1.0.0,io.aasm.ports.policy;version=1.0.0,io.aasm.ports.report;version=1.0.0,"
-            + "io.aasm.ports.transport;version=1.0.0";
+            + "io.aasm.ports.trace;version=1.0.0,io.aasm.ports.transport;version=1.0.0";
 
     @TempDir
     Path storage;

@@ -86,12 +86,23 @@ public final class Engine {
         return r.status() == 404 ? Optional.empty() : Optional.of(parse(r, "inspect image " + ref));
     }
 
-    /** {@code docker import}: a root filesystem tar becomes an image tagged {@code repo:tag}; no registry. */
+    /**
+     * {@code docker import}: a root filesystem tar becomes an image tagged {@code repo:tag}; no registry. Podman's
+     * compatible API (4.3) drops the tag: the image it answers with is then tagged explicitly.
+     */
     public void importImage(byte[] tar, String repo, String tag) throws IOException {
         String q = "?fromSrc=-&repo=" + enc(repo) + "&tag=" + enc(tag);
         Http.Response r = http.call("POST", prefix() + "/images/create" + q, Optional.of(tar), "application/x-tar", CALL);
         if (!r.ok() || r.text().contains("\"error\"")) {
             throw new IOException("the engine could not import the image " + repo + ":" + tag + ": " + message(r));
+        }
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"id\":\"(sha256:[0-9a-f]{64})\"").matcher(r.text());
+        if (inspectImage(repo + ":" + tag).isEmpty() && id.find()) {
+            Http.Response t = http.call("POST", prefix() + "/images/" + id.group(1) + "/tag?repo=" + enc(repo) + "&tag="
+                    + enc(tag), Optional.empty(), "", CALL);
+            if (!t.ok()) {
+                throw new IOException("the engine could not tag the imported image " + id.group(1) + ": " + message(t));
+            }
         }
     }
 

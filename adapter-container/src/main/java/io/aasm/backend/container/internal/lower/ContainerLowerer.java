@@ -47,7 +47,7 @@ public final class ContainerLowerer {
 
     public Lowering lower(ExecutionSpec spec, List<ControlRequirement> reqs) {
         for (ControlRequirement r : reqs) {
-            Route route = routes.route(r, reqs);
+            Route route = routes.route(r, reqs, spec.transport());
             if (route instanceof Route.Unsupported u) {
                 return new Lowering.Refused(r.domain(), u.reason());
             }
@@ -77,8 +77,7 @@ public final class ContainerLowerer {
         Set<IpcChannel> ipc = Set.of();
         for (ControlRequirement r : reqs) {
             switch (r.domain()) {
-                case NETWORK_EGRESS -> b.step(r.domain(), "network mode none, networking disabled: only the "
-                        + "container's own loopback, no route out");
+                case NETWORK_EGRESS -> egress(r.scope(), spec, b);
                 case NAME_RESOLUTION -> nameResolution(r.scope(), b);
                 case SYSCALL -> {
                     Scope.Syscalls s = r.scope() instanceof Scope.Syscalls x ? x : new Scope.Syscalls(SyscallMode.ALLOW,
@@ -108,6 +107,17 @@ public final class ContainerLowerer {
             general.add(seccomp + " (syscalls not stated: the hardening baseline only)");
         }
         return new Lowering.Lowered(b.build(), general);
+    }
+
+    private static void egress(Scope scope, ExecutionSpec spec, ContainerPlan.Builder b) {
+        b.step(CapabilityDomain.NETWORK_EGRESS, "network mode none, networking disabled: only the container's own "
+                + "loopback, no route out");
+        b.proxyPort = ContainerRoutes.mediatedPort(scope, spec.transport());
+        b.proxyPort.ifPresent(port -> b.step(CapabilityDomain.NETWORK_EGRESS, "transport mediation: the supervisor's "
+                + "relay enters the container's network namespace from outside and listens at 127.0.0.1:" + port
+                + " (and [::1] where it has IPv6), carrying each connection to this launch's mediation session (its "
+                + "credential first); the container's first process (/.aasm-relay) waits for the listener, then starts "
+                + "the program with the session's proxy variables"));
     }
 
     private static Map<String, String> environment(ExecutionSpec spec, List<ControlRequirement> reqs) {

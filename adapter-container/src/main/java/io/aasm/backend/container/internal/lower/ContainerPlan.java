@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /**
  * Everything one container is created with, already decided: the mechanism-level form of a launch's
  * requirements. {@code installed} says, per domain, which steps implement it (for the plan and the
- * evidence). Built by {@link ContainerLowerer}; turned into the engine's create request elsewhere.
+ * evidence). {@code proxyPort}: the launch is mediated, and the transport relay listens there inside the
+ * container (RELAY.md). Built by {@link ContainerLowerer}; turned into the engine's create request elsewhere.
  */
 public record ContainerPlan(
         String program,
@@ -27,9 +28,20 @@ public record ContainerPlan(
         Limits limits,
         OptionalLong wallClockSeconds,
         Map<String, String> generatedFiles,
-        Map<CapabilityDomain, List<String>> installed) {
+        Map<CapabilityDomain, List<String>> installed,
+        java.util.OptionalInt proxyPort) {
+
+    /** A plan without transport mediation. */
+    public ContainerPlan(String program, List<String> argv, String workingDirectory, Map<String, String> environment,
+                         List<Mount> mounts, Namespaces namespaces, boolean init, String seccompProfile, Limits limits,
+                         OptionalLong wallClockSeconds, Map<String, String> generatedFiles,
+                         Map<CapabilityDomain, List<String>> installed) {
+        this(program, argv, workingDirectory, environment, mounts, namespaces, init, seccompProfile, limits,
+                wallClockSeconds, generatedFiles, installed, java.util.OptionalInt.empty());
+    }
 
     public ContainerPlan {
+        Objects.requireNonNull(proxyPort);
         Objects.requireNonNull(program);
         argv = List.copyOf(argv);
         Objects.requireNonNull(workingDirectory);
@@ -49,7 +61,18 @@ public record ContainerPlan(
     public ContainerPlan withHostNetwork() {
         return new ContainerPlan(program, argv, workingDirectory, environment, mounts, new Namespaces(true,
                 namespaces.hostPid(), namespaces.hostIpc()), init, seccompProfile, limits, wallClockSeconds,
-                generatedFiles, installed);
+                generatedFiles, installed, proxyPort);
+    }
+
+    /**
+     * The same container with variables added to its environment (they override a delegated value): the
+     * mediation session's proxy variables, known only when the kernel opened the session.
+     */
+    public ContainerPlan withEnvironment(Map<String, String> added) {
+        Map<String, String> env = new TreeMap<>(environment);
+        env.putAll(added);
+        return new ContainerPlan(program, argv, workingDirectory, env, mounts, namespaces, init, seccompProfile, limits,
+                wallClockSeconds, generatedFiles, installed, proxyPort);
     }
 
     /**
@@ -89,6 +112,7 @@ public record ContainerPlan(
         OptionalLong pids = OptionalLong.empty();
         final Map<String, Long> ulimits = new TreeMap<>();
         OptionalLong wallClock = OptionalLong.empty();
+        java.util.OptionalInt proxyPort = java.util.OptionalInt.empty();
         final Map<String, String> generated = new LinkedHashMap<>();
         final Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
 
@@ -105,7 +129,7 @@ public record ContainerPlan(
 
         ContainerPlan build() {
             return new ContainerPlan(program, argv, cwd, env, mounts, new Namespaces(hostNetwork, hostPid, hostIpc),
-                    init, seccomp, new Limits(memory, pids, ulimits), wallClock, generated, installed);
+                    init, seccomp, new Limits(memory, pids, ulimits), wallClock, generated, installed, proxyPort);
         }
     }
 }

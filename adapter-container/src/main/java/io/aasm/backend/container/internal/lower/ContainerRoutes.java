@@ -2,12 +2,15 @@ package io.aasm.backend.container.internal.lower;
 
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.EgressGrant;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
+import io.aasm.ports.transport.TransportMediation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -28,9 +31,14 @@ public final class ContainerRoutes {
     }
 
     public Route route(ControlRequirement r, List<ControlRequirement> all) {
+        return route(r, all, TransportMediation.notRequested());
+    }
+
+    /** The same, for a launch whose transport mediation the kernel decided ({@code ExecutionSpec#transport}). */
+    public Route route(ControlRequirement r, List<ControlRequirement> all, TransportMediation transport) {
         return switch (r.domain()) {
             case FILESYSTEM_READ, FILESYSTEM_WRITE -> filesystem(r.domain(), r.scope());
-            case NETWORK_EGRESS -> egress(r.scope());
+            case NETWORK_EGRESS -> egress(r.scope(), transport);
             case NAME_RESOLUTION -> names(r.scope(), all);
             case SYSCALL -> syscall(r.scope());
             case PROCESS_CREATION -> process(r.scope());
@@ -92,19 +100,67 @@ public final class ContainerRoutes {
     private static final String NO_EGRESS = "network mode none with networking disabled: the container has its own "
             + "network namespace with only its loopback, and no route out";
 
-    private Route egress(Scope scope) {
+    /**
+     * The in-container port of the transport relay when this egress scope is mediated (grants the relay can
+     * carry, and the kernel decided mediation); empty otherwise.
+     */
+    public static OptionalInt mediatedPort(Scope scope, TransportMediation transport) {
+        return transport.mediated() && scope instanceof Scope.Egress e && !e.grants().isEmpty()
+                && e.grants().stream().noneMatch(g -> g.loopbackOnly() || g.protocol() == io.aasm.ports.policy.Protocol.UDP)
+                ? OptionalInt.of(transport.boundaryPort()) : OptionalInt.empty();
+    }
+
+    private Route egress(Scope scope, TransportMediation transport) {
         if (scope instanceof Scope.WholeDomain || scope instanceof Scope.Egress e && e.grants().isEmpty()) {
             return new Route.Supported(NO_EGRESS, List.of(), List.of(
                     "the container's loopback is its own: services on the host's loopback are unreachable",
                     "no raw or packet sockets (every capability is dropped)"));
         }
-        if (!(scope instanceof Scope.Egress)) {
+        if (!(scope instanceof Scope.Egress egress)) {
             return new Route.Unsupported("scope " + scope.token() + " does not apply to network egress");
         }
-        return new Route.Unsupported("aasm-container has no egress path yet: an egress grant needs the "
-                + "transport-mediation proxy relay, which this version does not have, so only network.egress "
-                + "allow: [] (no egress) is supported; use another backend, or set network.egress posture: optional "
-                + "to run without the grant");
+        Optional<EgressGrant> loopback = egress.grants().stream().filter(EgressGrant::loopbackOnly).findFirst();
+        if (loopback.isPresent()) {
+            return new Route.Unsupported("a loopback grant cannot be honoured in a container: its 127.0.0.1 is the "
+                    + "container's own, and aasm-container relays nothing but the transport-mediation proxy; name the "
+                    + "host's service by a host name pinned to its address (network.name_resolution.hosts) and grant "
+                    + "that name, so the proxy dials it, or use another backend");
+        }
+        if (!transport.mediated()) {
+            return new Route.Unsupported("an egress grant leaves a container only through transport mediation (the "
+                    + "supervisor's proxy, relayed into the container's own network namespace), and this launch is not "
+                    + "mediated (" + transport.detail() + "): without it the container has network mode none, which "
+                    + "enforces no grant; drop --no-proxy, use another backend, or set network.egress posture: "
+                    + "optional to run without the grant");
+        }
+        Optional<EgressGrant> udp = egress.grants().stream()
+                .filter(g -> g.protocol() == io.aasm.ports.policy.Protocol.UDP).findFirst();
+        if (udp.isPresent()) {
+            return new Route.Unsupported("a UDP grant to '" + udp.get().host() + "' cannot be mediated: the "
+                    + "supervisor's proxy carries TCP streams only (HTTP CONNECT, plain HTTP, SOCKS5 CONNECT); drop the "
+                    + "grant, or set network.egress posture: optional to run without it");
+        }
+        int port = transport.boundaryPort();
+        return new Route.Supported("transport mediation: network mode none (the container's own network namespace, "
+                + "only its loopback) whose only way out is a relay listening at 127.0.0.1:" + port + " inside it, "
+                + "run by the supervisor outside the container, to the supervisor's proxy", List.of(), List.of(
+                "beyond its own loopback the program reaches only the supervisor's proxy at 127.0.0.1:" + port
+                        + " (HTTP CONNECT, plain HTTP and SOCKS5 CONNECT); its proxy variables (HTTP_PROXY, HTTPS_PROXY, "
+                        + "ALL_PROXY, lower-case forms, NO_PROXY) name it, and a program that ignores them has no route out",
+                "the proxy admits a connection only to a granted destination, resolves names itself (pinned names "
+                        + "first) and dials the address it resolved; a granted name that resolves to a loopback, private, "
+                        + "link-local or metadata address is refused unless the policy names that address",
+                "the proxy sees destinations, not content (no TLS inspection): a granted host, or a name fronting "
+                        + "others on a shared CDN, can carry anything the program sends",
+                "the relay listens inside the container's network namespace and connects only to this launch's "
+                        + "session socket (outside the container, never bound into it), each connection starting with "
+                        + "the session's credential, which the program never sees",
+                "UDP reaches nothing outside the container; names resolve inside it only from the pinned hosts file",
+                "one decision record per connection through the proxy; connections that bypass it fail inside the "
+                        + "container (no route) and are not recorded one by one",
+                "the relay is a process of the supervisor outside the container's cgroup: its memory and processes "
+                        + "(two per open connection, at most 64 connections; more are reset) are not counted against "
+                        + "the container's ceilings"));
     }
 
     private Route names(Scope scope, List<ControlRequirement> all) {
@@ -119,7 +175,8 @@ public final class ContainerRoutes {
         return new Route.Supported("generated /etc/hosts (the pinned names and localhost), a resolv.conf without "
                 + "nameservers and an nsswitch.conf whose hosts database is that file only, bound read-only; " + NO_EGRESS,
                 List.of(), List.of("the C library resolves names from the pinned file only; a program that speaks DNS "
-                + "itself reaches no resolver (no network)"));
+                + "itself reaches no resolver (no network; with transport mediation the only way out is the proxy, "
+                + "which resolves granted names itself)"));
     }
 
     private Route syscall(Scope scope) {

@@ -25,12 +25,12 @@ import java.util.function.Supplier;
  */
 public final class Measured {
     private record Measurement(BackendCapabilities general, Map<CapabilityDomain, ProbeResult> probes,
-                               ProbeResult authority) {
+                               ProbeResult authority, ProbeResult relay) {
     }
 
     /** How to probe and where to keep the results; made only when the engine is reachable. */
     public record Probing(ProbeCache cache, Supplier<Map<CapabilityDomain, ProbeResult>> suite,
-                          Supplier<ProbeResult> authority) {
+                          Supplier<ProbeResult> authority, Supplier<ProbeResult> relay) {
     }
 
     private final Function<CapabilityDomain, Route> generalRoute;
@@ -56,23 +56,37 @@ public final class Measured {
         return m == null ? Optional.empty() : Optional.of(m.authority());
     }
 
+    /**
+     * {@code mediated}: the requirements whose route is the transport relay; their prevention needs the relay
+     * pair as well as the domain's own (the way around the proxy reached nothing, the way through it arrived).
+     */
     public BackendCapabilities narrowed(Probing probing, List<ControlRequirement> stated,
-                                        Function<ControlRequirement, Route> route) {
+                                        Function<ControlRequirement, Route> route,
+                                        java.util.function.Predicate<ControlRequirement> mediated) {
         general(probing, false);
         Measurement m = measured;
         Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(m.general().reports());
         for (ControlRequirement r : stated) {
-            reports.put(r.domain(), CapabilityAssembler.report(r.domain(), route.apply(r), needs,
-                    Optional.ofNullable(m.probes().get(r.domain()))));
+            Optional<ProbeResult> probe = Optional.ofNullable(m.probes().get(r.domain()));
+            if (mediated.test(r)) {
+                probe = probe.map(p -> both(p, m.relay()));
+            }
+            reports.put(r.domain(), CapabilityAssembler.report(r.domain(), route.apply(r), needs, probe));
         }
         return new BackendCapabilities(m.general().availability(), PlatformBoundary.CONTAINER, reports,
                 m.general().measuredAt());
     }
 
+    static ProbeResult both(ProbeResult own, ProbeResult relay) {
+        String detail = own.detail() + "; transport relay: " + relay.detail();
+        return own.observed() && relay.observed() ? ProbeResult.observed(detail) : ProbeResult.inconclusive(detail);
+    }
+
     private Measurement measure(Probing probing, boolean refresh) {
         Optional<ProbeCache.Entry> entry = refresh ? Optional.empty() : probing.cache().read();
         if (entry.isEmpty()) {
-            entry = Optional.of(new ProbeCache.Entry(Instant.now(), probing.suite().get(), probing.authority().get()));
+            entry = Optional.of(new ProbeCache.Entry(Instant.now(), probing.suite().get(), probing.authority().get(),
+                    probing.relay().get()));
             try {
                 probing.cache().write(entry.get());
             } catch (IOException e) {
@@ -85,6 +99,6 @@ public final class Measured {
             reports.put(d, CapabilityAssembler.report(d, generalRoute.apply(d), needs, Optional.ofNullable(probes.get(d))));
         }
         return new Measurement(new BackendCapabilities(new Availability.Available(), PlatformBoundary.CONTAINER, reports,
-                Optional.of(entry.get().measuredAt())), probes, entry.get().authority());
+                Optional.of(entry.get().measuredAt())), probes, entry.get().authority(), entry.get().relay());
     }
 }

@@ -24,6 +24,7 @@ import java.util.Optional;
  */
 public final class ProbeCache {
     public static final String AUTHORITY = "authority";
+    public static final String RELAY = "transport_relay";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
@@ -56,7 +57,8 @@ public final class ProbeCache {
         return file;
     }
 
-    public record Entry(Instant measuredAt, Map<CapabilityDomain, ProbeResult> results, ProbeResult authority) {
+    public record Entry(Instant measuredAt, Map<CapabilityDomain, ProbeResult> results, ProbeResult authority,
+                        ProbeResult relay) {
     }
 
     public Optional<Entry> read() {
@@ -65,10 +67,11 @@ public final class ProbeCache {
             Map<CapabilityDomain, ProbeResult> out = new EnumMap<>(CapabilityDomain.class);
             n.path("results").fields().forEachRemaining(e -> CapabilityDomain.fromToken(e.getKey()).ifPresent(d ->
                     out.put(d, result(e.getValue()))));
-            if (out.size() != CapabilityDomain.values().length || !n.has(AUTHORITY)) {
+            if (out.size() != CapabilityDomain.values().length || !n.has(AUTHORITY) || !n.has(RELAY)) {
                 return Optional.empty();
             }
-            return Optional.of(new Entry(Instant.parse(n.path("measured_at").asText()), out, result(n.get(AUTHORITY))));
+            return Optional.of(new Entry(Instant.parse(n.path("measured_at").asText()), out, result(n.get(AUTHORITY)),
+                    result(n.get(RELAY))));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // missing, unreadable or corrupt: probe again
         }
@@ -87,6 +90,7 @@ public final class ProbeCache {
                 .put("detail", r.detail()));
         root.putObject(AUTHORITY).put("verdict", entry.authority().verdict().name()).put("detail",
                 entry.authority().detail());
+        root.putObject(RELAY).put("verdict", entry.relay().verdict().name()).put("detail", entry.relay().detail());
         Files.createDirectories(file.getParent());
         Path tmp = Files.createTempFile(file.getParent(), ".aasm-container-", ".tmp");
         Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));

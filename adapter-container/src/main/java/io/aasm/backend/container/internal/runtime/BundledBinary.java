@@ -14,13 +14,14 @@ import java.util.HexFormat;
 
 /**
  * A static binary this bundle carries ({@code native/linux-<arch>/<name>} and its {@code .sha256}): the
- * lifeline guard and the container's init. Extracted into the backend's state directory (0555, so a
+ * lifeline guard, the container's init and the transport relay. Extracted into the backend's state directory (0555, so a
  * program of any user can run the init bound into its container) and checked against its digest before
  * every use, so a file swapped there after extraction is never run.
  */
 public final class BundledBinary {
     public static final String GUARD = "aasm-container-guard";
     public static final String INIT = "aasm-container-init";
+    public static final String RELAY = "aasm-container-relay";
 
     private final Path path;
     private final String sha256;

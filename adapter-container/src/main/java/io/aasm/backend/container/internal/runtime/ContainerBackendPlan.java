@@ -28,6 +28,13 @@ public record ContainerBackendPlan(ExecutionSpec spec, BackendCapabilities capab
         Objects.requireNonNull(plannedAuthority);
     }
 
+    /** A plan lowered with a proxy port carries the launch's mediation (the transport relay, RELAY.md). */
+    @Override
+    public boolean relaysTransport() {
+        return lowering.filter(l -> l instanceof Lowering.Lowered).map(l -> ((Lowering.Lowered) l).plan().proxyPort()
+                .isPresent()).orElse(false);
+    }
+
     @Override
     public List<String> steps(ControlRequirement requirement) {
         if (lowering.isEmpty()) {

@@ -20,11 +20,22 @@ public final class CreateRequest {
     /** What a launch adds to its plan: the image, the user, where generated files are, labels, the terminal. */
     public record Context(String imageId, boolean pinnedImage, String user, String hostname, Path emptyFile,
                           Path generatedDir, Path init, java.util.Optional<Path> engineDataRoot,
-                          Map<String, String> labels, boolean tty, java.util.Optional<int[]> terminalSize) {
+                          Map<String, String> labels, boolean tty, java.util.Optional<int[]> terminalSize,
+                          java.util.Optional<Path> relay) {
+        /** A context without the transport relay (a launch that is not mediated). */
+        public Context(String imageId, boolean pinnedImage, String user, String hostname, Path emptyFile,
+                       Path generatedDir, Path init, java.util.Optional<Path> engineDataRoot,
+                       Map<String, String> labels, boolean tty, java.util.Optional<int[]> terminalSize) {
+            this(imageId, pinnedImage, user, hostname, emptyFile, generatedDir, init, engineDataRoot, labels, tty,
+                    terminalSize, java.util.Optional.empty());
+        }
     }
 
     /** Where the init is bound: at the root, beside (never inside) anything a policy can grant. */
     public static final String INIT_PATH = "/.aasm-init";
+
+    /** Where the transport relay's waiting role is bound in a mediated container (RELAY.md), beside the init. */
+    public static final String RELAY_PATH = "/.aasm-relay";
 
     private CreateRequest() {
     }
@@ -38,6 +49,10 @@ public final class CreateRequest {
         ObjectNode c = JSON.createObjectNode();
         c.put("Image", ctx.imageId());
         ArrayNode cmd = c.putArray("Cmd");
+        if (plan.proxyPort().isPresent()) {
+            // first wait until the supervisor's relay listens inside (it can enter the namespace only once started)
+            cmd.add(RELAY_PATH).add("wait").add(Integer.toString(plan.proxyPort().getAsInt())).add("--");
+        }
         if (plan.init()) {
             cmd.add(INIT_PATH);
             // the init sizes the container's terminal before the program starts (a resize needs a running container)
@@ -96,6 +111,10 @@ public final class CreateRequest {
         ObjectNode tmpfs = h.putObject("Tmpfs");
         if (plan.init()) {
             bind(mounts, ctx.init().toString(), INIT_PATH, true, false);
+        }
+        if (plan.proxyPort().isPresent()) {
+            bind(mounts, ctx.relay().orElseThrow(() -> new IllegalArgumentException("a mediated plan needs the relay "
+                    + "binary")).toString(), RELAY_PATH, true, false);
         }
         String root = ctx.engineDataRoot().map(Path::toString).orElse("");
         for (Mount m : plan.mounts()) {

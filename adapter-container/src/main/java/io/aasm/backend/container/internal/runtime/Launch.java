@@ -39,6 +39,8 @@ public final class Launch {
     private final boolean tty;
     private final ScheduledExecutorService timers;
     private final Optional<CanaryBait> canaries;
+    private final Optional<TransportRelay.Setup> mediation;
+    private Optional<TransportRelay> transport = Optional.empty();
     private StdioRelay relay;
     private LongPoll waiter;
     private Optional<TerminalMode> terminal = Optional.empty();
@@ -49,7 +51,9 @@ public final class Launch {
     private boolean released;
 
     private Launch(Engine engine, ContainerPlan plan, String id, Lifeline lifeline, Optional<Path> generated,
-                   Streams streams, boolean tty, ScheduledExecutorService timers, Optional<CanaryBait> canaries) {
+                   Streams streams, boolean tty, ScheduledExecutorService timers, Optional<CanaryBait> canaries,
+                   Optional<TransportRelay.Setup> mediation) {
+        this.mediation = mediation;
         this.engine = engine;
         this.plan = plan;
         this.id = id;
@@ -65,6 +69,14 @@ public final class Launch {
     public static Launch create(Engine engine, ContainerPlan plan, byte[] request, Optional<Path> generated,
                                 Path guard, Streams streams, boolean tty, ScheduledExecutorService timers,
                                 Optional<CanaryBait> canaries) throws LaunchException {
+        return create(engine, plan, request, generated, guard, streams, tty, timers, canaries, Optional.empty());
+    }
+
+    /** The same, with the transport relay a mediated plan starts right after its container (RELAY.md). */
+    public static Launch create(Engine engine, ContainerPlan plan, byte[] request, Optional<Path> generated,
+                                Path guard, Streams streams, boolean tty, ScheduledExecutorService timers,
+                                Optional<CanaryBait> canaries, Optional<TransportRelay.Setup> mediation)
+            throws LaunchException {
         String id;
         try {
             id = engine.create(request);
@@ -76,7 +88,7 @@ public final class Launch {
         }
         try {
             Lifeline l = Lifeline.start(guard, engine.http().socket(), engine.prefix(), id);
-            return new Launch(engine, plan, id, l, generated, streams, tty, timers, canaries);
+            return new Launch(engine, plan, id, l, generated, streams, tty, timers, canaries, mediation);
         } catch (IOException e) {
             canaries.ifPresent(CanaryBait::close);
             removeQuietly(engine, id);
@@ -112,6 +124,9 @@ public final class Launch {
                 terminal = TerminalMode.raw(streams.in());
             }
             engine.start(id);
+            if (mediation.isPresent()) {
+                transport = Optional.of(TransportRelay.forContainer(engine, id, mediation.get()));
+            }
         } catch (IOException e) {
             if (a != null) {
                 a.close();
@@ -231,6 +246,7 @@ public final class Launch {
         if (disposition == null || deadlineHit) {
             removeQuietly(engine, id);
         }
+        transport.ifPresent(TransportRelay::close);
         lifeline.close();
         generated.ifPresent(StateDir::delete);
         canaries.ifPresent(CanaryBait::close);

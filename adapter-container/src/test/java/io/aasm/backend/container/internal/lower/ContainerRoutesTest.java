@@ -31,12 +31,28 @@ class ContainerRoutesTest {
         return routes.route(r, all);
     }
 
+    private static final io.aasm.ports.transport.TransportMediation MEDIATED =
+            io.aasm.ports.transport.TransportMediation.mediated(3128, "test");
+
+    private Route egress(io.aasm.ports.transport.TransportMediation t, EgressGrant... grants) {
+        ControlRequirement r = req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(grants)));
+        return routes.route(r, List.of(r), t);
+    }
+
     @Test
-    void noEgressIsSupportedAndAnyGrantIsNotYet() {
+    void noEgressIsSupportedAndAGrantOnlyThroughTransportMediation() {
         assertInstanceOf(Route.Supported.class, route(req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of()))));
-        Route granted = route(req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(new EgressGrant(Protocol.TCP,
-                EgressGrant.LOOPBACK, 8080, 8080)))));
-        assertTrue(((Route.Unsupported) granted).reason().contains("transport-mediation proxy relay"));
+        EgressGrant pypi = new EgressGrant(Protocol.TCP, "pypi.test", 443, 443);
+        Route mediated = egress(MEDIATED, pypi);
+        assertTrue(((Route.Supported) mediated).mechanism().contains("127.0.0.1:3128"), mediated.toString());
+        Route off = egress(io.aasm.ports.transport.TransportMediation.off("--no-proxy"), pypi);
+        assertTrue(((Route.Unsupported) off).reason().contains("not mediated (--no-proxy)"), off.toString());
+        Route loopback = egress(MEDIATED, pypi, new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, 8080, 8080));
+        assertTrue(((Route.Unsupported) loopback).reason().contains("loopback grant"), loopback.toString());
+        Route udp = egress(MEDIATED, new EgressGrant(Protocol.UDP, "dns.test", 53, 53));
+        assertTrue(((Route.Unsupported) udp).reason().contains("UDP"), udp.toString());
+        assertTrue(ContainerRoutes.mediatedPort(new Scope.Egress(List.of(pypi)), MEDIATED).isPresent());
+        assertTrue(ContainerRoutes.mediatedPort(new Scope.Egress(List.of()), MEDIATED).isEmpty(), "nothing to relay");
     }
 
     @Test

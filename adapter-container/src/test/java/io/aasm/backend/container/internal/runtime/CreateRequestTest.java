@@ -78,4 +78,28 @@ class CreateRequestTest {
         assertEquals("/run/docker.sock", m.get(2).path("Target").asText());
         assertTrue(h.path("Tmpfs").path("/tmp").asText().contains("uid=1000,gid=1000"));
     }
+
+    @Test
+    void aMediatedPlanWaitsForTheRelayThenStartsTheInitAndBindsNoSocket() throws Exception {
+        ContainerPlan mediated = new ContainerPlan("/bin/sh", List.of("/bin/sh", "-c", "true"), "/w",
+                Map.of("PATH", "/usr/bin"), List.of(), new ContainerPlan.Namespaces(false, false, false), true,
+                "{}", ContainerPlan.Limits.none(), OptionalLong.empty(), Map.of(), Map.of(),
+                java.util.OptionalInt.of(3128)).withEnvironment(Map.of("HTTP_PROXY", "http://127.0.0.1:3128"));
+        CreateRequest.Context ctx = new CreateRequest.Context("sha256:abc", false, "1000:1000", "host",
+                Path.of("/s/empty"), Path.of("/s/gen"), Path.of("/s/init"), Optional.empty(), Map.of(), false,
+                Optional.empty(), Optional.of(Path.of("/s/relay")));
+        JsonNode c = new ObjectMapper().readTree(CreateRequest.build(mediated, ctx));
+        assertEquals(List.of("/.aasm-relay", "wait", "3128", "--", "/.aasm-init", "--", "/bin/sh", "-c", "true"),
+                new ObjectMapper().convertValue(c.path("Cmd"), List.class));
+        assertEquals("none", c.path("HostConfig").path("NetworkMode").asText(), "still no engine network");
+        JsonNode m = c.path("HostConfig").path("Mounts");
+        assertEquals(2, m.size(), "the init and the relay's waiting role, nothing else: " + m);
+        assertEquals("/s/relay", m.get(1).path("Source").asText());
+        assertEquals("/.aasm-relay", m.get(1).path("Target").asText());
+        assertTrue(m.get(1).path("ReadOnly").asBoolean());
+        assertTrue(c.path("Env").toString().contains("HTTP_PROXY=http://127.0.0.1:3128"));
+        assertEquals(List.of("/bin/sh", "-c", "true"), new ObjectMapper().convertValue(build(plan(true,
+                new ContainerPlan.Namespaces(false, false, false), ContainerPlan.Limits.none(), List.of()),
+                Optional.empty()).path("Cmd"), List.class).subList(2, 5), "unmediated: no wait");
+    }
 }

@@ -14,7 +14,8 @@ import java.util.UUID;
 
 /**
  * Per-launch cgroups, one per controller (v1 hierarchies are separate trees), created by the
- * supervisor before launch; the launcher joins them before forking, so every descendant is counted.
+ * supervisor before launch; the launcher's init joins them before it creates the program (which is created
+ * inside a cgroup2 group), so every process of the program's tree is counted.
  * Where the host has a writable cgroup2 mount, the tree also joins a teardown group there: closing
  * the placement writes {@code cgroup.kill} and waits until the group is empty, so no process of the
  * tree (setsid daemons included) outlives {@link #close()}.
@@ -93,10 +94,16 @@ public final class CgroupPlacement implements AutoCloseable {
         return dirs.isEmpty();
     }
 
-    /** The cgroup.procs files the launcher writes itself into. */
+    /**
+     * The files the launcher joins the groups by. In a v1 hierarchy the {@code tasks} file: the launcher's init is
+     * single-threaded, and moving one thread takes no global lock, where a write to {@code cgroup.procs} waits for
+     * an RCU grace period (about 11 ms under load: the largest stage of a launch; docs/benchmarks.md). cgroup2 has
+     * no {@code tasks} file: there the launcher creates the program in the group instead (PROTOCOL.md, step 5).
+     */
     public List<String> procsFiles() {
         List<String> out = new ArrayList<>();
-        dirs.values().forEach(d -> out.add(d.resolve("cgroup.procs").toString()));
+        dirs.values().forEach(d -> out.add(d.resolve(Files.exists(d.resolve("tasks")) ? "tasks" : "cgroup.procs")
+                .toString()));
         return out;
     }
 

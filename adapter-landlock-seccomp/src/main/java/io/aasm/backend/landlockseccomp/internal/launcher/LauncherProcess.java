@@ -154,6 +154,15 @@ public final class LauncherProcess implements AutoCloseable {
         return status.decisions.build();
     }
 
+    /**
+     * The launcher's stage stamps reported so far (CLOCK_MONOTONIC nanoseconds, the clock of
+     * {@link System#nanoTime()}): {@code start}, {@code plan}, {@code namespaces}, {@code init}, {@code landlock},
+     * {@code cgroups}, {@code preexec} once started; {@code exited}, {@code reaped} at the end.
+     */
+    public java.util.Map<String, Long> stamps() {
+        return java.util.Map.copyOf(status.stamps);
+    }
+
     /** Blocks until the launcher has exited. */
     public ExitOutcome waitFor() {
         return join(status.exit);

@@ -19,6 +19,8 @@ final class StatusReader implements Runnable {
     volatile io.aasm.ports.evidence.ProcessAuthority authority;
     volatile CanaryOutcome canary;
     final RecordedDecisions.Builder decisions = new RecordedDecisions.Builder();
+    /** The launcher's stage stamps ({@code stages:}, {@code ended:}): stage name to CLOCK_MONOTONIC nanoseconds. */
+    final java.util.Map<String, Long> stamps = new java.util.concurrent.ConcurrentHashMap<>();
     private final Process process;
     private final SocketChannel channel;
     private String finalLine;
@@ -83,6 +85,7 @@ final class StatusReader implements Runnable {
             case "decisions", "decision", "decisions-unavailable" -> decisions.accept(l);
             case "canary-unavailable" -> canary = new CanaryOutcome.Unavailable(f.length > 1 ? l.substring(19) : "");
             case "exit", "error" -> finalLine = l;
+            case "stages", "ended" -> parseStamps(l.substring(f[0].length() + 1));
             default -> { } // unknown lines are kept in the transcript only (forward compatibility)
         }
     }
@@ -105,6 +108,16 @@ final class StatusReader implements Runnable {
             exit.complete(new ExitOutcome.Signalled((int) parseLong(finalLine.substring(12))));
         } else {
             exit.complete(new ExitOutcome.LauncherFailed(finalLine != null ? finalLine : why, rc));
+        }
+    }
+
+    private void parseStamps(String body) {
+        for (String part : body.split(",")) {
+            int eq = part.indexOf('=');
+            long v = eq > 0 ? parseLong(part.substring(eq + 1)) : -1;
+            if (v > 0) {
+                stamps.put(part.substring(0, eq), v);
+            }
         }
     }
 

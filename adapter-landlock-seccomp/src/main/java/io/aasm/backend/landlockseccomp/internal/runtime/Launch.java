@@ -9,6 +9,7 @@ import io.aasm.backend.landlockseccomp.internal.launcher.StartOutcome;
 import io.aasm.backend.landlockseccomp.internal.lower.LandlockSeccompPlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchFailureKind;
+import io.aasm.ports.trace.LaunchStages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +72,8 @@ public final class Launch {
             throw e;
         }
         start = process.awaitStart();
+        stamps(LAUNCHER_START);
+        LaunchStages.mark("started");
         if (start instanceof StartOutcome.Started && canaries.isPresent()) {
             // What the launcher saw denied is checked from outside too: nothing made, nothing reached.
             Optional<String> escaped = canaries.get().escapedFromOutside();
@@ -126,13 +129,31 @@ public final class Launch {
         } else {
             out = process.waitFor();
         }
+        stamps(LAUNCHER_END);
+        LaunchStages.mark("launcher_exit");
         process.close();
         synchronized (this) {
             if (disposition == null) {
                 disposition = map(out);
                 release();
+                LaunchStages.mark("teardown");
             }
             return disposition;
+        }
+    }
+
+    /** The launcher's stamps, named as stages of the whole path ({@link LaunchStages}): key, then stage. */
+    private static final String[][] LAUNCHER_START = {{"start", "launcher_exec"}, {"plan", "plan_read"},
+        {"namespaces", "namespaces"}, {"init", "init"}, {"landlock", "landlock"}, {"cgroups", "cgroups"},
+        {"preexec", "program_setup"}};
+    private static final String[][] LAUNCHER_END = {{"exited", "program_run"}, {"reaped", "tree_reaped"}};
+
+    private void stamps(String[][] names) {
+        if (LaunchStages.enabled()) {
+            var s = process.stamps();
+            for (String[] n : names) {
+                LaunchStages.mark(n[1], s.getOrDefault(n[0], 0L));
+            }
         }
     }
 

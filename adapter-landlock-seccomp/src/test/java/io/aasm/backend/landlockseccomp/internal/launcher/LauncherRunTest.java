@@ -44,8 +44,13 @@ class LauncherRunTest {
         Process p = new ProcessBuilder("/bin/sh", "-c", "exec \"$0\" fd:3,4 3<\"$1\" 4>\"$2\"",
                 LauncherFixture.binary().path().toString(), plan.toString(), status.toString()).inheritIO().start();
         assertEquals(7, p.waitFor());
-        List<String> lines = Files.readAllLines(status);
-        assertEquals(4, lines.size(), lines.toString());
+        List<String> all = Files.readAllLines(status);
+        // the stage stamps (where the time goes) come before `started` and the exit line: every one is a time
+        assertTrue(all.get(1).matches("stages:start=\\d+,plan=\\d+,namespaces=\\d+,init=\\d+,landlock=\\d+,cgroups=\\d+,"
+                + "preexec=\\d+"), all.toString());
+        assertTrue(all.get(4).matches("ended:exited=\\d+,reaped=\\d+"), all.toString());
+        List<String> lines = all.stream().filter(l -> !l.startsWith("stages:") && !l.startsWith("ended:")).toList();
+        assertEquals(4, lines.size(), all.toString());
         assertTrue(lines.get(1).startsWith("started:"), lines.toString());
         // This plan asks for nothing: as root the program keeps its capabilities, and says so.
         assertTrue(lines.get(2).startsWith("authority:CapInh="), lines.toString());

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Cold `run exec` under JVM option variants, paired: the variants run round-robin (same minute, same load),
+# each as `AASM_CLIENT=off AASM_JAVA_OPTS=<options> aasm run exec --isolation process -- /bin/true` in one
+# shared cache (bundle cache and AppCDS archive made before timing starts). Prints the median wall and CPU
+# (user + system of the whole tree) per variant and the load. A measurement, not a test (docs/benchmarks.md,
+# "Cold start").
+#
+# usage: distribution/bench/cold-variants.sh [RUNS] [DIST_DIR] < variants
+#   variants: one a line, "name|JVM options" ("current|" measures bin/aasm as it is)
+set -euo pipefail
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time; Debian package: time)" >&2; exit 2; }
+
+runs=${1:-10}
+here=$(cd "$(dirname "$0")" && pwd)
+dist=${2:-$(ls -d "$here"/../target/aasm-*/ | grep -v '\.tar' | head -n 1)}
+aasm=$dist/bin/aasm
+[ -x "$aasm" ] || { echo "no built distribution at $dist (run mvn install first)" >&2; exit 2; }
+mapfile -t variants
+[ "${#variants[@]}" -gt 0 ] || { echo "no variants on stdin" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME=$work/cache AASM_CLIENT=off
+launch=(run exec --isolation process -- /bin/true)
+
+"$aasm" "${launch[@]}" 2>"$work/check" || { echo "a cold launch fails here:" >&2; cat "$work/check" >&2; exit 2; }
+for _ in $(seq 1 240); do ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa >/dev/null 2>&1 && break; sleep 0.5; done
+ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa >/dev/null 2>&1 || echo "warning: no AppCDS archive was produced" >&2
+for v in "${variants[@]}"; do AASM_JAVA_OPTS="${v#*|}" "$aasm" "${launch[@]}" 2>/dev/null || true; done # warm page cache
+
+declare -A wall cpu rss failed
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+for _ in $(seq 1 "$runs"); do
+    for v in "${variants[@]}"; do
+        name=${v%%|*}
+        s=$(date +%s%N)
+        rc=0
+        AASM_JAVA_OPTS="${v#*|}" /usr/bin/time -f '%U %S %M' -o "$work/cpu" "$aasm" "${launch[@]}" >/dev/null 2>&1 || rc=$?
+        e=$(date +%s%N)
+        # a variant whose JVM refuses an option is fast and wrong: count it, never time it silently
+        [ "$rc" = 0 ] || { failed[$name]=$(( ${failed[$name]:-0} + 1 )); continue; }
+        wall[$name]+="$(( (e - s) / 1000000 )) "
+        cpu[$name]+="$(awk 'END {printf "%d", ($1 + $2) * 1000}' "$work/cpu") "
+        rss[$name]+="$(awk 'END {printf "%d", $3 / 1024}' "$work/cpu") "
+    done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
+echo "cold run exec --isolation process: $runs runs per variant, round-robin; load before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| %-24s | %14s | %13s | %14s | %6s | %s |\n' variant "wall median ms" "cpu median ms" "peak RSS MiB" failed \
+    "wall samples ms"
+echo "|---|---|---|---|---|---|"
+for v in "${variants[@]}"; do
+    name=${v%%|*}
+    printf '| %-24s | %14s | %13s | %14s | %6s | %s |\n' "$name" "$(echo "${wall[$name]:-}" | median)" \
+        "$(echo "${cpu[$name]:-}" | median)" "$(echo "${rss[$name]:-}" | median)" "${failed[$name]:-0}" "${wall[$name]:-}"
+done
