@@ -114,6 +114,15 @@ public final class MacosVmBackend implements IsolationBackend {
         return boundary.runDirect(spec);
     }
 
+    /**
+     * As {@link #runDirect(ExecutionSpec)} with the lowered plan altered first: how a test takes the guest's own
+     * layers away to see what the host alone enforces. Not reachable from the kernel or any configuration.
+     */
+    public ExitDisposition runDirect(ExecutionSpec spec, java.util.function.UnaryOperator<
+            io.aasm.backend.vm.internal.guest.GuestPlan> alter) throws LaunchException {
+        return boundary.runDirect(spec, alter);
+    }
+
     /** Why no guest can run here, or empty (tests, diagnostics). */
     public Optional<String> unavailable() {
         return boundary.unavailable();

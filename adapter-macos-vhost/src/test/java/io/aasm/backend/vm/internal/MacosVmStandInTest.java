@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.backend.vm.internal.guest.GuestPlan;
+import io.aasm.backend.vm.internal.guest.ViewOp;
 import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExecutionSpec;
 import io.aasm.ports.backend.ExitDisposition;
@@ -72,6 +74,42 @@ class MacosVmStandInTest {
                 Guests.write(out.toString(), shared.toString()))));
         assertEquals("changed\nchanged\n", Files.readString(file));
         assertTrue(Files.exists(shared.resolve("new")));
+    }
+
+    /**
+     * The same pair with the guest's own layers taken away (no Landlock, every share and bind mounted read-write
+     * in the guest): what remains is the host's read-only share, which the helper's contract carries as
+     * {@code share <tag> ro}. Control: the folder granted for writing, so its share is {@code rw}.
+     */
+    @Test
+    void theHostAloneKeepsAReadOnlyShareWhenTheGuestDoesNot(@TempDir Path dir) throws Exception {
+        Path helper = StandIn.install(helpers, "normal");
+        MacosVmBackend b = StandIn.backend(helper, StandIn.sha256(helper));
+        Path shared = Files.createDirectories(dir.resolve("shared"));
+        Path file = Files.writeString(shared.resolve("f"), "original");
+        Path out = Files.createDirectories(dir.resolve("out"));
+        String action = "echo changed > " + file + "; touch " + shared.resolve("new");
+
+        b.runDirect(Guests.grandchild(action, out, Map.of(), List.of(Guests.read(shared.toString()),
+                Guests.write(out.toString()))), MacosVmStandInTest::guestLayersOff);
+        assertEquals("original", Files.readString(file), "the host let a read-only share be written");
+        assertFalse(Files.exists(shared.resolve("new")), "the host let a file be created in a read-only share");
+
+        // control: the same guest without its layers, the folder granted for writing too
+        b.runDirect(Guests.grandchild(action, out, Map.of(), List.of(Guests.read(shared.toString()),
+                Guests.write(out.toString(), shared.toString()))), MacosVmStandInTest::guestLayersOff);
+        assertEquals("changed\n", Files.readString(file));
+        assertTrue(Files.exists(shared.resolve("new")));
+    }
+
+    /** No Landlock, shares and binds read-write in the guest; "/" read-granted so no read canary refuses it. */
+    private static GuestPlan guestLayersOff(GuestPlan p) {
+        List<GuestPlan.LandlockRule> rules = new java.util.ArrayList<>(p.rules());
+        rules.add(new GuestPlan.LandlockRule(GuestPlan.Access.READ, "/"));
+        return new GuestPlan(p.program(), p.argv(), p.environment(), p.workingDirectory(), p.uid(), p.gid(),
+                p.shares().stream().map(s -> new GuestPlan.Share(s.slot(), false)).toList(),
+                p.view().stream().map(v -> v instanceof ViewOp.Bind x ? new ViewOp.Bind(x.slot(), false, x.subpath(),
+                        x.target()) : v).toList(), p.rlimits(), p.memoryMax(), p.pidsMax(), false, rules, p.seccomp());
     }
 
     @Test
