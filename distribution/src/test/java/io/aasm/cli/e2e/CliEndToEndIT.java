@@ -279,5 +279,11 @@ class CliEndToEndIT {
         // the VM backend ships in bundle/ and is listed, but a listing never measures it: no guest, no template
         assertTrue(b.out().contains("backend: aasm-qemu-vm"), b.toString());
         assertFalse(Files.exists(Aasm.CACHE.resolve("aasm/vm/templates")), "a listing booted a guest");
+        // its macOS sibling is installed from the same bundle and, off macOS, listed unavailable with the reason
+        assertTrue(b.out().contains("backend: aasm-macos-vm"), b.toString());
+        String mac = b.out().substring(b.out().indexOf("backend: aasm-macos-vm"));
+        mac = mac.substring(0, mac.indexOf("platform_boundary:"));
+        assertTrue(mac.contains("availability: unavailable — aasm-macos-vm runs guests with Apple's"
+                + " Virtualization.framework, which exists only on macOS") && mac.contains("[not_macos]"), b.toString());
     }
 }
