@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
 
 /**
  * The helper binary, checked before every use: a regular file (no symlink), executable, owned by the user or
- * root and writable by no one else, whose SHA-256 equals the configured pin. The pin is the trust check, not
- * the code signature: an ad-hoc signature ({@code codesign -s -}, what the documented build makes) names no
- * signer, so anyone can make one for any binary, while a Mach-O signature and its entitlements are embedded in
- * the file, so the pin covers them too. Whether the running helper really holds the entitlement is asked of
+ * root and writable by no one else, in a folder of the same kind, whose SHA-256 equals the configured pin. The
+ * pin is the trust check, not the code signature: an ad-hoc signature ({@code codesign -s -}, what the
+ * documented build makes) names no signer, so anyone can make one for any binary, while a Mach-O signature and
+ * its entitlements are embedded in the file, so the pin covers them too. Whether the running helper really holds the entitlement is asked of
  * the helper itself ({@code aasm-vz check}), which reads it from its own process as the framework will.
  */
 final class HelperBinary {
@@ -53,6 +53,10 @@ final class HelperBinary {
             if (owner != uid && owner != 0) {
                 return Optional.of("the helper " + p + " is owned by uid " + owner + ", neither the user nor root");
             }
+            Optional<String> folder = folder(p.toAbsolutePath().getParent(), uid);
+            if (folder.isPresent()) {
+                return folder;
+            }
             String digest = Digests.sha256(p);
             if (!digest.equals(pin.get().toLowerCase(Locale.ROOT))) {
                 return Optional.of("the helper " + p + " does not match its pin: sha256 " + digest + ", pinned "
@@ -62,5 +66,22 @@ final class HelperBinary {
         } catch (IOException | UnsupportedOperationException e) {
             return Optional.of("the helper " + p + " cannot be checked: " + e);
         }
+    }
+
+    /**
+     * The helper's folder must be the user's or root's and writable by no one else: whoever can write it can put
+     * another file under the helper's name between the digest and the start.
+     */
+    private static Optional<String> folder(Path dir, int uid) throws IOException {
+        PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class);
+        int owner = (Integer) Files.getAttribute(dir, "unix:uid");
+        if (owner != uid && owner != 0) {
+            return Optional.of("the helper's folder " + dir + " is owned by uid " + owner + ", neither the user nor root");
+        }
+        if (a.permissions().contains(PosixFilePermission.GROUP_WRITE)
+                || a.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+            return Optional.of("the helper's folder " + dir + " is writable by its group or others");
+        }
+        return Optional.empty();
     }
 }
