@@ -118,8 +118,8 @@ public final class VzHypervisor implements Hypervisor {
     @Override
     public String describe() {
         return "Virtualization.framework through aasm-vz " + settings.helper().map(Object::toString).orElse("(none)")
-                + " (contract " + HelperContract.VERSION + ", sha256 " + settings.helperSha256().orElse("-")
-                .substring(0, Math.min(16, settings.helperSha256().orElse("-").length())) + "), "
+                + " (contract " + HelperContract.VERSION + ", sha256 " + settings.helperSha256().map(x -> x.substring(0,
+                Math.min(16, x.length()))).orElse("-") + "), "
                 + settings.vm().memoryMib() + " MiB, " + settings.vm().vcpus() + " vCPU, cold boot per launch"
                 + (hello == null ? "" : ", guest kernel " + hello.kernel() + " (first cold boot " + coldBootMillis + " ms)");
     }
