@@ -6,7 +6,10 @@
  * it stays in the host's network namespace; it connects to the host's 127.0.0.1:Q (or ::1) and copies
  * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
  * RELAY_PROXY adds one more listener whose connections go to the supervisor's proxy socket instead (a path
- * fixed in the plan), each starting with the plan's preamble, the session's credential the program never sees.
+ * fixed in the plan), each starting with the hand-off capability and the plan's preamble, the session's credential
+ * the program never sees. Once the proxy admitted and dialled a tunnel, it may hand the upstream socket over
+ * (PROTOCOL.md, "Hand-off"): the relay then splices the program's socket and that socket directly, and reports the
+ * tunnel's byte counts to the proxy when it ends. It still chooses no destination: it carries what it was handed.
  *
  * TCP bytes never pass through the relay's memory: each direction of a connection owns a pipe, and splice(2)
  * moves socket -> pipe -> socket by page reference. A read/send relay copied every byte twice through user
