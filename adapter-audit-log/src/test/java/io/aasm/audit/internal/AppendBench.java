@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Not a test: the paired append benchmark of docs/audit.md. Two logs that already hold the same number of
- * records, one appended the old way (the tail read back and parsed every time) and one with the kept head;
- * the two alternate inside one loop, so load hits both alike. Prints the median and p95 of wall time and of
- * the appending thread's CPU time per append, and the load average before and after.
+ * Not a test: the paired append benchmark of docs/audit.md. Three logs that already hold the same number of
+ * records: the old way (the tail read back and parsed every time, the record written by Jackson), the kept
+ * head, and the kept head with the record written directly ({@link RecordJson});
+ * the arms take turns inside one loop, so load hits all three alike. Prints the median and p95 of wall time and of
+ * the appending thread's CPU time per append (user and system: {@code fdatasync} is system time), the mean
+ * of its user time (the Java work), and the load average before and after.
  *
  * <p>Run with the resident kernel's JIT setting: {@code java -XX:TieredStopAtLevel=1 -cp CP
  * io.aasm.audit.internal.AppendBench DIR [prefill] [appends]}.
@@ -27,35 +29,50 @@ public final class AppendBench {
         int appends = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        JsonlAuditLog old = new JsonlAuditLog(Files.createDirectories(root.resolve("old")), HeadCache.OFF);
-        JsonlAuditLog kept = new JsonlAuditLog(Files.createDirectories(root.resolve("new")), HeadCache.CHECKED);
+        JsonlAuditLog[] logs = {
+            new JsonlAuditLog(Files.createDirectories(root.resolve("old")), HeadCache.OFF, true),
+            new JsonlAuditLog(Files.createDirectories(root.resolve("head")), HeadCache.CHECKED, true),
+            new JsonlAuditLog(Files.createDirectories(root.resolve("direct")), HeadCache.CHECKED, false)};
         for (int i = 0; i < prefill; i++) {
-            old.append(Reports.launch(i % 256));
-            kept.append(Reports.launch(i % 256));
+            for (JsonlAuditLog log : logs) {
+                log.append(Reports.launch(i % 256));
+            }
         }
         double loadBefore = os.getSystemLoadAverage();
-        long[][] wall = new long[2][appends];
-        long[][] used = new long[2][appends];
+        int arms = logs.length;
+        long[][] wall = new long[arms][appends];
+        long[][] used = new long[arms][appends];
+        long[][] user = new long[arms][appends];
         for (int i = 0; i < appends; i++) {
-            for (int arm = 0; arm < 2; arm++) {
-                int a = (i % 2 == 0) ? arm : 1 - arm; // alternate which arm goes first
-                JsonlAuditLog log = a == 0 ? old : kept;
+            for (int arm = 0; arm < arms; arm++) {
+                int a = (arm + i) % arms; // rotate which arm goes first
+                JsonlAuditLog log = logs[a];
                 long c0 = cpu.getCurrentThreadCpuTime();
+                long u0 = cpu.getCurrentThreadUserTime();
                 long t0 = System.nanoTime();
                 log.append(Reports.launch(i % 256));
                 wall[a][i] = System.nanoTime() - t0;
                 used[a][i] = cpu.getCurrentThreadCpuTime() - c0;
+                user[a][i] = cpu.getCurrentThreadUserTime() - u0;
             }
         }
         double loadAfter = os.getSystemLoadAverage();
         System.out.printf("prefill %d, %d appends per arm, load %.1f -> %.1f%n", prefill, appends, loadBefore,
                 loadAfter);
-        String[] names = {"old (tail re-read)", "new (head kept)"};
-        for (int a = 0; a < 2; a++) {
-            System.out.printf("%-20s wall median %.3f ms p95 %.3f ms | thread CPU median %.3f ms p95 %.3f ms%n",
-                    names[a], pct(wall[a], 50), pct(wall[a], 95), pct(used[a], 50), pct(used[a], 95));
+        String[] names = {"old (tail re-read)", "head kept", "head kept + direct"};
+        for (int a = 0; a < arms; a++) {
+            System.out.printf("%-20s wall median %.3f p95 %.3f | thread CPU median %.3f p95 %.3f mean %.3f"
+                    + " | user mean %.3f (ms)%n", names[a], pct(wall[a], 50), pct(wall[a], 95), pct(used[a], 50),
+                    pct(used[a], 95), mean(used[a]), mean(user[a]));
         }
-        System.out.println("intact: old " + old.verify().intact() + ", new " + kept.verify().intact());
+        for (int a = 0; a < arms; a++) {
+            System.out.println(names[a] + " intact: " + logs[a].verify().intact());
+        }
+    }
+
+    /** User time is counted in scheduler ticks, so only its mean over many appends says anything. */
+    private static double mean(long[] ns) {
+        return Arrays.stream(ns).average().orElse(0) / 1e6;
     }
 
     private static double pct(long[] ns, int p) {
