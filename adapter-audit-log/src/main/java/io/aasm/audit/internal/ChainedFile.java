@@ -46,21 +46,18 @@ final class ChainedFile {
     private final Path file;
     private final Path lock;
     private final HeadCache mode;
-    private final boolean viaJackson;
     private final ObjectMapper json = new ObjectMapper();
     /** Guarded by ChainedFile.class, like every append. */
     private ChainHead head;
 
     ChainedFile(Path dir) {
-        this(dir, HeadCache.CHECKED, false);
+        this(dir, HeadCache.CHECKED);
     }
 
-    /** {@code viaJackson}: the record written by Jackson's serializer as before {@link RecordJson} (benchmark). */
-    ChainedFile(Path dir, HeadCache mode, boolean viaJackson) {
+    ChainedFile(Path dir, HeadCache mode) {
         this.file = dir.resolve("audit.jsonl");
         this.lock = dir.resolve("audit.lock");
         this.mode = mode;
-        this.viaJackson = viaJackson;
     }
 
     Path path() {
@@ -98,7 +95,7 @@ final class ChainedFile {
             body.put("prev", prev);
             body.put("seq", seq);
             body.putAll(fields);
-            String bodyText = viaJackson ? json.writeValueAsString(body) : RecordJson.write(body);
+            String bodyText = json.writeValueAsString(body);
             String hash = sha256(prev + bodyText);
             String line = PREFIX + hash + "\"," + bodyText.substring(1) + "\n";
             try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

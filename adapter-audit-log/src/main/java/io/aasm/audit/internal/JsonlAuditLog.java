@@ -25,17 +25,12 @@ public final class JsonlAuditLog implements AuditLog {
     }
 
     public JsonlAuditLog(Path dir) {
-        this(dir, ChainedFile.HeadCache.CHECKED, false);
+        this(dir, ChainedFile.HeadCache.CHECKED);
     }
 
     /** For tests and the append benchmark: the same log with another way of finding the previous record. */
     JsonlAuditLog(Path dir, ChainedFile.HeadCache mode) {
-        this(dir, mode, false);
-    }
-
-    /** For the append benchmark: also the record written by Jackson, as before {@link RecordJson}. */
-    JsonlAuditLog(Path dir, ChainedFile.HeadCache mode, boolean viaJackson) {
-        this.file = new ChainedFile(dir, mode, viaJackson);
+        this.file = new ChainedFile(dir, mode);
     }
 
     /** $XDG_STATE_HOME/aasm/audit, else ~/.local/state/aasm/audit. */

@@ -9,10 +9,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Not a test: the paired append benchmark of docs/audit.md. Three logs that already hold the same number of
- * records: the old way (the tail read back and parsed every time, the record written by Jackson), the kept
- * head, and the kept head with the record written directly ({@link RecordJson});
- * the arms take turns inside one loop, so load hits all three alike. Prints the median and p95 of wall time and of
+ * Not a test: the paired append benchmark of docs/audit.md. Two logs that already hold the same number of
+ * records, one appended the old way (the tail read back and parsed every time) and one with the kept head;
+ * the arms take turns inside one loop, so load hits both alike. Prints the median and p95 of wall time and of
  * the appending thread's CPU time per append (user and system: {@code fdatasync} is system time), the mean
  * of its user time (the Java work), and the load average before and after.
  *
@@ -30,9 +29,8 @@ public final class AppendBench {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         JsonlAuditLog[] logs = {
-            new JsonlAuditLog(Files.createDirectories(root.resolve("old")), HeadCache.OFF, true),
-            new JsonlAuditLog(Files.createDirectories(root.resolve("head")), HeadCache.CHECKED, true),
-            new JsonlAuditLog(Files.createDirectories(root.resolve("direct")), HeadCache.CHECKED, false)};
+            new JsonlAuditLog(Files.createDirectories(root.resolve("old")), HeadCache.OFF),
+            new JsonlAuditLog(Files.createDirectories(root.resolve("head")), HeadCache.CHECKED)};
         for (int i = 0; i < prefill; i++) {
             for (JsonlAuditLog log : logs) {
                 log.append(Reports.launch(i % 256));
@@ -59,7 +57,7 @@ public final class AppendBench {
         double loadAfter = os.getSystemLoadAverage();
         System.out.printf("prefill %d, %d appends per arm, load %.1f -> %.1f%n", prefill, appends, loadBefore,
                 loadAfter);
-        String[] names = {"old (tail re-read)", "head kept", "head kept + direct"};
+        String[] names = {"old (tail re-read)", "head kept"};
         for (int a = 0; a < arms; a++) {
             System.out.printf("%-20s wall median %.3f p95 %.3f | thread CPU median %.3f p95 %.3f mean %.3f"
                     + " | user mean %.3f (ms)%n", names[a], pct(wall[a], 50), pct(wall[a], 95), pct(used[a], 50),
