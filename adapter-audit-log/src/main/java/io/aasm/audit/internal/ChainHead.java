@@ -27,8 +27,9 @@ record ChainHead(long seq, String hash, Identity identity) {
             try {
                 Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino,size,ctime");
                 return new Identity(a.get("dev"), a.get("ino"), (Long) a.get("size"), a.get("ctime"));
-            } catch (NoSuchFileException e) {
-                return new Identity(null, null, -1, null); // never equal to a file that exists
+            } catch (NoSuchFileException | UnsupportedOperationException e) {
+                // No file, or a platform without the unix view: never equal, so the tail is read back as before.
+                return new Identity(null, null, -1, null);
             }
         }
     }
