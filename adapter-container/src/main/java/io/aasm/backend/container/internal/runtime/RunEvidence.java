@@ -1,12 +1,12 @@
 package io.aasm.backend.container.internal.runtime;
 
-import io.aasm.backend.container.internal.canary.CanaryEvidence;
 import io.aasm.backend.container.internal.lower.ContainerPlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.support.canary.CanaryRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +39,7 @@ public final class RunEvidence {
                 out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.of(d), ClaimTerm.OBSERVED, detail));
             }
             launch.get().canaries().filter(c -> launch.get().disposition().isPresent()).ifPresent(c -> out.addAll(
-                    CanaryEvidence.of(c, launch.get().canaryLine(), c.escapedFromOutside())));
+                    CanaryRecords.ofLine(c.launch(), launch.get().canaryLine(), c.escapedFromOutside())));
             launch.get().disposition().ifPresent(x -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED,
                     Optional.empty(), ClaimTerm.OBSERVED, "the program ran in the container and ended (" + describe(x)
                     + ")" + (launch.get().deadlineHit() ? "; wall-clock deadline reached, container removed" : "")
