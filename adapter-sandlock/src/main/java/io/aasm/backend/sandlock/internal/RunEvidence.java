@@ -1,6 +1,5 @@
 package io.aasm.backend.sandlock.internal;
 
-import io.aasm.backend.sandlock.internal.canary.CanaryEvidence;
 import io.aasm.backend.sandlock.internal.guard.GuardReport;
 import io.aasm.backend.sandlock.internal.supervise.ExitMapping;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
@@ -11,6 +10,7 @@ import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.policy.Scope;
+import io.aasm.support.canary.CanaryRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,7 +52,7 @@ final class RunEvidence {
             return out;
         }
         GuardReport r = e.report();
-        p.canaries().ifPresent(b -> out.addAll(CanaryEvidence.of(b, r.canary(), b.escapedFromOutside())));
+        p.canaries().ifPresent(b -> out.addAll(CanaryRecords.ofLine(b.launch(), r.canary(), b.escapedFromOutside())));
         boolean reported = !r.statusLines().isEmpty();
         if (reported) {
             // sandlock writes its status only after its sandbox was set up and the program ran in it.
