@@ -43,6 +43,10 @@ final class GuestCanaries {
         if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS)) {
             d.add(CapabilityDomain.NETWORK_EGRESS);
         }
+        // Denied outright (a seccomp program), not a ceiling: reaching pids.max would take that many processes.
+        if (installed.containsKey(CapabilityDomain.PROCESS_CREATION) && launch.plan().pidsMax().isEmpty()) {
+            d.add(CapabilityDomain.PROCESS_CREATION);
+        }
         if (d.isEmpty()) {
             return Optional.empty();
         }
