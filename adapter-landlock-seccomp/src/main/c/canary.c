@@ -105,64 +105,55 @@ static int resource_denied(uint32_t res, uint64_t planned) {
     return errno == EPERM;
 }
 
-/* The kinds a child attempts under the filters, in the order of the bits of its exit status. An exit status
- * holds 8 bits and 255 means "could not run", so one child reports at most 7 kinds; the rest go to another. */
-static const uint32_t GROUPS[][7] = {
-    {CANARY_FS_READ, CANARY_FS_WRITE, CANARY_EGRESS, CANARY_SYSCALL, CANARY_PROCESS, CANARY_SIGNAL, CANARY_NAMES},
-    {CANARY_KEYRING},
-};
+/* The kinds the child attempts under the filters, in the order of the bits of its exit status. An exit status
+ * holds 8 bits and 255 means "could not run", so the child reports at most 7 kinds; the two that need no
+ * filter (RESOURCE: the rlimit and the missing capability; SIGNAL: Landlock's scope) are attempted by the
+ * caller itself, which also keeps a syscall policy from answering them EPERM for another reason. */
+static const uint32_t CHILD_KINDS[7] = {CANARY_FS_READ, CANARY_FS_WRITE, CANARY_EGRESS, CANARY_SYSCALL,
+                                        CANARY_PROCESS, CANARY_NAMES, CANARY_KEYRING};
 
-static int attempt(const struct canary *c, uint32_t kind, pid_t outside) {
+static int attempt(const struct canary *c, uint32_t kind) {
     switch (kind) {
     case CANARY_FS_READ: return read_denied(c->read_path);
     case CANARY_FS_WRITE: return write_denied(c->write_path);
     case CANARY_EGRESS: return egress_denied(c->port);
     case CANARY_SYSCALL: return syscall_denied(c->syscall_nr);
     case CANARY_PROCESS: return process_denied();
-    case CANARY_SIGNAL: return signal_denied(outside);
     case CANARY_NAMES: return names_denied();
     case CANARY_KEYRING: return keyring_denied();
     default: return 0;
     }
 }
 
-static void child(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside,
-                  const uint32_t *group) {
+static void child(const struct canary *c, const struct filter *filters, size_t nfilters) {
     for (size_t i = 0; i < nfilters; i++) {
         struct sock_fprog prog = {filters[i].len, filters[i].insns};
         if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, filters[i].flags, &prog) < 0) _exit(255);
     }
     int bits = 0;
     for (int i = 0; i < 7; i++)
-        if (group[i] && (c->kinds & group[i]) && attempt(c, group[i], outside)) bits |= 1 << i;
+        if ((c->kinds & CHILD_KINDS[i]) && attempt(c, CHILD_KINDS[i])) bits |= 1 << i;
     _exit(bits);
-}
-
-/* One child for one group; 0 when it could not run or report. */
-static int run_group(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside,
-                     const uint32_t *group, uint32_t *denied) {
-    pid_t k = fork();
-    if (k < 0) return 0;
-    if (k == 0) child(c, filters, nfilters, outside, group);
-    int st;
-    while (waitpid(k, &st, 0) < 0)
-        if (errno != EINTR) return 0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
-    for (int i = 0; i < 7; i++)
-        if (WEXITSTATUS(st) & (1 << i)) *denied |= group[i];
-    return 1;
 }
 
 uint32_t canary_run(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside, int *ran) {
     *ran = 0;
     uint32_t denied = 0;
-    /* In this very process, before any filter: it needs none (a syscall policy denying prlimit64 would answer
-     * EPERM for the wrong reason), and a raise that succeeds refuses the launch anyway. */
+    /* In this very process, before any filter; a raise that succeeds refuses the launch anyway. */
     if ((c->kinds & CANARY_RESOURCE) && resource_denied(c->rl_res, c->rl_hard)) denied |= CANARY_RESOURCE;
-    for (size_t g = 0; g < sizeof GROUPS / sizeof GROUPS[0]; g++) {
-        uint32_t wanted = 0;
-        for (int i = 0; i < 7; i++) wanted |= GROUPS[g][i];
-        if ((c->kinds & wanted) && !run_group(c, filters, nfilters, outside, GROUPS[g], &denied)) return 0;
+    if ((c->kinds & CANARY_SIGNAL) && signal_denied(outside)) denied |= CANARY_SIGNAL;
+    uint32_t wanted = 0;
+    for (int i = 0; i < 7; i++) wanted |= CHILD_KINDS[i];
+    if (c->kinds & wanted) {
+        pid_t k = fork();
+        if (k < 0) return 0;
+        if (k == 0) child(c, filters, nfilters);
+        int st;
+        while (waitpid(k, &st, 0) < 0)
+            if (errno != EINTR) return 0;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
+        for (int i = 0; i < 7; i++)
+            if (WEXITSTATUS(st) & (1 << i)) denied |= CHILD_KINDS[i];
     }
     *ran = 1;
     return denied & c->kinds;
