@@ -19,7 +19,7 @@ import java.util.Optional;
  * What the backend can show about a run: the setup records (what sandlock was told, per domain),
  * what the guard saw while it ran (descriptors, sandlock started), and after the end how the program
  * ended and on what that rests — including a record for each ceiling that acted. DECISION records come
- * from the canaries only (CanaryEvidence): sandlock's denials during the run are not observed one by one.
+ * from the canaries only (CanaryRecords, support-canary): sandlock's denials during the run are not observed one by one.
  */
 final class RunEvidence {
     private RunEvidence() {

@@ -15,7 +15,7 @@ import java.util.Optional;
  * What the backend can show about a launch: CONFIGURED (what the container was created with, per domain
  * and for the whole run), INSTALLED once the engine accepted and started it (the engine applies every
  * setting before the program's first instruction, or the start fails), and one run-level EXERCISED record
- * after the container was removed. DECISION records come from the init's canaries only (CanaryEvidence):
+ * after the container was removed. DECISION records come from the init's canaries only (CanaryRecords):
  * the kernel's denials during the run are not observed one by one.
  */
 public final class RunEvidence {
