@@ -32,12 +32,13 @@ final class CanaryHome {
     /** The shared folder beneath {@code root}, with its read canary file in it. */
     static Path folder(Path root) throws IOException {
         Path ready = READY.get(root);
-        if (ready != null) {
+        // one stat per launch: a folder removed under a long-running supervisor (a cache cleaned) is made again
+        if (ready != null && Files.isRegularFile(readFile(ready), LinkOption.NOFOLLOW_LINKS)) {
             return ready;
         }
         synchronized (READY) {
             ready = READY.get(root);
-            if (ready == null) {
+            if (ready == null || !Files.isRegularFile(readFile(ready), LinkOption.NOFOLLOW_LINKS)) {
                 ready = make(root);
                 READY.put(root, ready);
             }
