@@ -147,6 +147,9 @@ public final class CanaryWitness implements AutoCloseable {
                     + " (answered EPERM by the filter)";
             case PROCESS -> "fork(2)";
             case SIGNAL -> "signal 0 to the launcher's init, outside the program's Landlock domain";
+            case RESOURCE -> "raising a hard rlimit the plan lowered by one (needs CAP_SYS_RESOURCE, dropped)";
+            case NAMES -> "a DNS query datagram to 198.18.0.53:53, a resolver address outside the host";
+            case KEYRING -> "keyctl(2) on the caller's user keyring (answered EPERM by the baseline filter)";
         };
     }
 
