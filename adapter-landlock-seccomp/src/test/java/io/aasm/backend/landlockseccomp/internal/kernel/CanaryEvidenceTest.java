@@ -79,6 +79,10 @@ class CanaryEvidenceTest {
                 .collect(Collectors.toSet());
         assertEquals(1, nonces.size(), "one nonce ties every record to this launch: " + decisions);
         assertTrue(decisions.stream().anyMatch(r -> r.detail().contains("mkdir(2)")), decisions.toString());
+        // the record names the port the canary was refused on (it was once read after the listener closed: ":0")
+        String egress = decisions.stream().filter(r -> r.domain().orElseThrow() == CapabilityDomain.NETWORK_EGRESS)
+                .findFirst().orElseThrow().detail();
+        assertTrue(egress.matches(".*listener on 127\\.0\\.0\\.1:[1-9][0-9]* .*"), egress);
     }
 
     /**
