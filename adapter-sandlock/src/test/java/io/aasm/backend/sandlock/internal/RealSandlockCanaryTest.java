@@ -12,6 +12,7 @@ import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
@@ -110,6 +111,10 @@ class RealSandlockCanaryTest {
                 .orElseThrow().detail().replaceAll("^canary ([0-9a-f]{16}):.*$", "$1");
         assertTrue(ran.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION)
                 .allMatch(r -> r.detail().startsWith("canary " + nonce + ": ")), "every record bound to one nonce");
+        assertTrue(ran.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION)
+                .map(EvidenceRecord::detail).filter(d -> d.contains("listener on"))
+                .allMatch(d -> d.matches(".*listener on 127\\.0\\.0\\.1:[1-9][0-9]* .*")),
+                "the egress record names the port it was refused on (not the closed listener's 0)");
         try (var left = Files.list(canaryRoot().resolve("shared"))) {
             assertEquals(List.of("read"), left.map(p -> p.getFileName().toString()).toList(),
                     "the launch's FIFO and write name are gone after the run; the shared read file stays");

@@ -30,6 +30,8 @@ public final class CanaryBait implements AutoCloseable {
     private final String nonce;
     private final Path dir;
     private final Optional<ServerSocketChannel> listener;
+    /** Read once while the listener is open: the evidence may be written after close() has closed it. */
+    private final int port;
     private Optional<String> outside;
     private boolean closed;
 
@@ -40,6 +42,7 @@ public final class CanaryBait implements AutoCloseable {
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
+        this.port = listener.map(CanaryBait::boundPort).orElse(0);
     }
 
     /**
@@ -96,13 +99,15 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     int port() {
-        return listener.map(l -> {
-            try {
-                return ((InetSocketAddress) l.getLocalAddress()).getPort();
-            } catch (IOException e) {
-                return 0;
-            }
-        }).orElse(0);
+        return port;
+    }
+
+    private static int boundPort(ServerSocketChannel l) {
+        try {
+            return ((InetSocketAddress) l.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** The shim's canary words (canary.c), placed between its filter and {@code --}. */
