@@ -83,7 +83,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(service = IsolationBackend.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     synchronized void bindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
-        addBackend(new LazyService<>(objects, props), props);
+        addBackend(new LazyService<>(objects, props, "activate_backend"), props);
     }
 
     synchronized void unbindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
@@ -113,7 +113,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(service = PolicySource.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     void bindPolicySource(ComponentServiceObjects<PolicySource> objects, Map<String, Object> props) {
-        sources.add("", 0, new LazyService<>(objects, props));
+        sources.add("", 0, new LazyService<>(objects, props, "activate_policy_source"));
     }
 
     void unbindPolicySource(ComponentServiceObjects<PolicySource> objects, Map<String, Object> props) {
@@ -133,7 +133,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(service = TransportMediator.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     void bindMediator(ComponentServiceObjects<TransportMediator> objects, Map<String, Object> props) {
-        mediators.add("", 0, new LazyService<>(objects, props));
+        mediators.add("", 0, new LazyService<>(objects, props, "activate_mediator"));
     }
 
     void unbindMediator(ComponentServiceObjects<TransportMediator> objects, Map<String, Object> props) {
@@ -148,7 +148,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     void bindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {
-        addRenderer(new LazyService<>(objects, props), props);
+        addRenderer(new LazyService<>(objects, props, "activate_renderer"), props);
     }
 
     void unbindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {

@@ -1,5 +1,6 @@
 package io.aasm.kernel.internal.service;
 
+import io.aasm.ports.trace.LaunchStages;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -16,16 +17,19 @@ import org.osgi.service.component.ComponentServiceObjects;
 final class LazyService<T> implements Supplier<T> {
     private final Supplier<T> fetch;
     private final Object serviceId;
+    private final String stage;
     private T service; // guarded by this: fetched once, then shared by every caller
 
-    LazyService(ComponentServiceObjects<T> objects, Map<String, Object> props) {
-        this(objects::getService, props.get(Constants.SERVICE_ID));
+    /** {@code stage}: the launch stage its activation is marked as ({@link LaunchStages}), e.g. {@code activate_backend}. */
+    LazyService(ComponentServiceObjects<T> objects, Map<String, Object> props, String stage) {
+        this(objects::getService, props.get(Constants.SERVICE_ID), stage);
     }
 
     /** For tests and embedding: {@code fetch} stands in for the component's activation. */
-    LazyService(Supplier<T> fetch, Object serviceId) {
+    LazyService(Supplier<T> fetch, Object serviceId, String stage) {
         this.fetch = Objects.requireNonNull(fetch);
         this.serviceId = serviceId;
+        this.stage = stage;
     }
 
     /** The service, activated on the first call; throws if it cannot be had (its activation failed). */
@@ -33,6 +37,7 @@ final class LazyService<T> implements Supplier<T> {
     public synchronized T get() {
         if (service == null) {
             service = fetch.get();
+            LaunchStages.mark(stage);
             if (service == null) {
                 throw new IllegalStateException("its component could not be activated (see the framework log)");
             }
@@ -52,6 +57,6 @@ final class LazyService<T> implements Supplier<T> {
 
     static <T> LazyService<T> of(T active) {
         Objects.requireNonNull(active);
-        return new LazyService<>(() -> active, null);
+        return new LazyService<>(() -> active, null, "");
     }
 }
