@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,9 +50,13 @@ class MediatedEgressTest {
     Path dir;
 
     static ExecutionSpec spec(String action, Path cwd, TransportMediation t) {
-        List<ControlRequirement> reqs = List.of(Guests.read(), Guests.write(cwd.toString()),
+        // the wall clock makes a stalled stream fail the test instead of hanging it
+        List<ControlRequirement> reqs = List.of(Guests.read(cwd.toString()), Guests.write(cwd.toString()),
                 ControlRequirement.strict(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
-                        new EgressGrant(Protocol.TCP, "granted.test", 443, 443)))));
+                        new EgressGrant(Protocol.TCP, "granted.test", 443, 443)))),
+                ControlRequirement.strict(CapabilityDomain.RESOURCE, new Scope.Limits(OptionalLong.empty(),
+                        OptionalLong.empty(), OptionalLong.of(120), OptionalLong.empty(), OptionalLong.empty(),
+                        OptionalLong.empty())));
         return new ExecutionSpec("/bin/sh", List.of("-c", "/bin/bash -c '" + action + "; :'; :"), cwd.toString(),
                 IdentityRef.anonymous(), reqs, Map.of("PATH", "/usr/bin:/bin"), CredentialPosture.none(),
                 new Stdio.Inherit(), List.of(), t);

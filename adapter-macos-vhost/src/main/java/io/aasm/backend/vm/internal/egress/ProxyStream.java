@@ -151,7 +151,7 @@ final class ProxyStream {
                 synchronized (this) {
                     queued -= chunk.length;
                 }
-                channel.write(FrameType.NET_OUT_ACK, ByteBuffer.allocate(8).putInt(id).putInt(chunk.length).array());
+                channel.write(FrameType.NET_IN_ACK, ByteBuffer.allocate(8).putInt(id).putInt(chunk.length).array());
             }
         } catch (IOException | InterruptedException e) {
             // the VM is gone
