@@ -65,7 +65,7 @@ public final class RelayPair {
                     + " > /dev/tcp/127.0.0.1/" + port + "; echo " + AROUND + " > /dev/tcp/10.0.2.2/" + port;
             Arrival through = new Arrival(session);
             through.start();
-            ExitDisposition d = runner.run(spec(action, s, proxy), new RelayEndpoint(socket, preamble),
+            ExitDisposition d = runner.run(spec(action, proxy), new RelayEndpoint(socket, preamble),
                     Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy));
             byte[] got = through.await();
             boolean control = got.length >= preamble.length + THROUGH.length()
@@ -82,11 +82,12 @@ public final class RelayPair {
         }
     }
 
-    static ExecutionSpec spec(String action, Path cwd, int proxy) {
+    /** The working directory is a system folder: the probe's scratch folder is not shared with the guest. */
+    static ExecutionSpec spec(String action, int proxy) {
         List<ControlRequirement> reqs = List.of(VmProbeSuite.systemRead(), ControlRequirement.strict(
                 CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(new EgressGrant(Protocol.TCP, "probe.invalid",
                         443, 443)))));
-        return new ExecutionSpec("/bin/sh", List.of("-c", "/bin/bash -c '" + action + "; :'; :"), cwd.toString(),
+        return new ExecutionSpec("/bin/sh", List.of("-c", "/bin/bash -c '" + action + "; :'; :"), "/usr",
                 IdentityRef.anonymous(), reqs, Map.of("PATH", "/usr/bin:/bin"), CredentialPosture.none(),
                 new Stdio.Inherit(), List.of(), TransportMediation.mediated(proxy, "the relay probe"));
     }
