@@ -125,7 +125,7 @@ public final class VmRoutes {
         return new Route.Supported("transport mediation: the guest has no network device; the guest agent (PID 1) "
                 + "listens on 127.0.0.1:" + port + " and [::1]:" + port + " inside the guest (made before the program,"
                 + " never inherited) and carries each connection over the VM's control channel to the host, which "
-                + "joins it to this launch's mediation session, preamble first", List.of(), List.of(
+                + "joins it to this launch's mediation session, preamble first", List.of(
                 "beyond its own loopback the program reaches only the supervisor's proxy at 127.0.0.1:" + port
                         + " (HTTP CONNECT, plain HTTP and SOCKS5 CONNECT); its proxy variables name it, and a program "
                         + "that ignores them has no route out (the guest has no network device)",
@@ -136,7 +136,7 @@ public final class VmRoutes {
                         + "sees it",
                 "UDP reaches nothing outside the guest; names resolve inside it only from the pinned hosts file",
                 "at most " + io.aasm.backend.vm.internal.guest.FrameType.NET_MAX_STREAMS + " proxy connections at "
-                        + "once; more are reset"));
+                        + "once; more are reset"), List.of());
     }
 
     private Route resource(Scope s) {
