@@ -9,6 +9,8 @@ hits them alike; a stage's duration is the time from the previous mark to its ow
 
 With --clients C --per-client K it then measures throughput too: C clients in parallel, K confined launches
 each, arm after arm, for --rounds R rounds (the arms' order alternating), launches per second per arm and round.
+For both phases it prints each kernel's CPU per launch from /proc/<pid>/stat: its JVM's own threads (utime +
+stime), and apart from it the launchers and programs it reaped (cutime + cstime).
 
 usage: stages.py [--runs N] [--warmup N] [--clients C --per-client K --rounds R] ARM...
   ARM is NAME=DIST_DIR[:JAVA_OPTS] (JAVA_OPTS are added to AASM_JAVA_OPTS of that arm's kernel), e.g.
@@ -17,6 +19,7 @@ usage: stages.py [--runs N] [--warmup N] [--clients C --per-client K --rounds R]
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -42,6 +45,19 @@ resources: {memory: 2GiB, open_files: 1024, processes: 512}
 """
 
 
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid):
+    """(own, reaped children's) utime + stime of a process in ms: the kernel JVM's own threads, and the
+    launchers (with their programs) it waited for. Fields are counted after the command name's last ')'."""
+    with open("/proc/%d/stat" % pid) as f:
+        text = f.read()
+    fields = text[text.rindex(")") + 2:].split()
+    return ((int(fields[11]) + int(fields[12])) * 1000.0 / CLK_TCK,
+            (int(fields[13]) + int(fields[14])) * 1000.0 / CLK_TCK)
+
+
 def pct(values, p):
     v = sorted(values)
     return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))] if v else float("nan")
@@ -63,6 +79,27 @@ class Arm:
                         AASM_JAVA_OPTS=(os.environ.get("AASM_JAVA_OPTS", "") + " -Daasm.stages.file=" + self.stages
                                         + " " + opts).strip())
         self.walls = []
+        self.pid = None
+        self.cpu = {}  # phase -> (own ms, children ms, launches)
+
+    def start(self):
+        out = subprocess.run([os.path.join(self.dist, "bin", "aasm"), "daemon", "start"], env=self.env, check=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True).stdout
+        if "pid=" not in out:
+            out = subprocess.run([os.path.join(self.dist, "bin", "aasm"), "daemon", "status"], env=self.env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+        m = re.search(r"pid=(\d+)", out)
+        self.pid = int(m.group(1)) if m else None
+
+    def account(self, phase, before, launches):
+        """Adds the kernel's CPU since `before` (a cpu_ms() pair) to `phase`."""
+        if self.pid:
+            now = cpu_ms(self.pid)
+            own, kids, n = self.cpu.get(phase, (0.0, 0.0, 0))
+            self.cpu[phase] = (own + now[0] - before[0], kids + now[1] - before[1], n + launches)
+
+    def snapshot(self):
+        return cpu_ms(self.pid) if self.pid else (0.0, 0.0)
 
     def aasm(self, *args, check=True):
         return subprocess.run([os.path.join(self.dist, "bin", "aasm"), *args], env=self.env, check=check,
@@ -101,12 +138,15 @@ def throughput(arms, argv, cwd, a):
                     except SystemExit as e:  # a launch that failed or was not READY: said, and counted
                         failed.append(str(e))
             threads = [threading.Thread(target=client) for _ in range(a.clients)]
+            cpu0 = arm.snapshot()
             t0 = time.perf_counter()
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
             rates[arm.name].append(a.clients * a.per_client / (time.perf_counter() - t0))
+            time.sleep(0.5)  # the last connections' threads finish (trace, request log) after the clients exit
+            arm.account("throughput", cpu0, a.clients * a.per_client)
             if failed:
                 sys.exit("arm %s: %d launches failed under load, the first: %s" % (arm.name, len(failed), failed[0]))
     load = open("/proc/loadavg").read().split()[:3]
@@ -135,7 +175,7 @@ def main():
     arms = [Arm(s, work) for s in a.arms]
     try:
         for arm in arms:
-            arm.aasm("daemon", "start")
+            arm.start()
         for _ in range(a.warmup):
             for arm in arms:
                 arm.call(argv, scratch)
@@ -143,6 +183,7 @@ def main():
         for arm in arms:
             open(arm.stages, "w").close()
         base = []
+        cpu0 = {arm.name: arm.snapshot() for arm in arms}
         load0 = open("/proc/loadavg").read().split()[:3]
         for i in range(a.runs):
             order = arms[i % len(arms):] + arms[:i % len(arms)]
@@ -153,6 +194,8 @@ def main():
                 arm.walls.append(arm.call(argv, scratch))
         load1 = open("/proc/loadavg").read().split()[:3]
         time.sleep(1)
+        for arm in arms:
+            arm.account("latency", cpu0[arm.name], a.runs)
         for arm in arms:  # the latency runs' traces, before the throughput runs append theirs
             with open(arm.stages) as f:
                 arm.lines = [l for l in f if l.strip()]
@@ -195,6 +238,10 @@ def main():
     for name, r in rates.items():
         print("throughput %s: %s launches/s (%d clients x %d launches, rounds in order)"
               % (name, ", ".join("%.1f" % x for x in r), a.clients, a.per_client))
+    for arm in arms:
+        for phase, (own, kids, n) in arm.cpu.items():
+            print("kernel CPU per launch, %s, %s: %.2f ms in the kernel JVM (utime+stime), %.2f ms in the launchers and"
+                  " programs it reaped; %d launches" % (arm.name, phase, own / n, kids / n, n))
     print("\nwork directory (stage files): %s" % work)
 
 

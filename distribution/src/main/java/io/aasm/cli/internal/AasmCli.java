@@ -11,14 +11,14 @@ import picocli.CommandLine;
  * The one command tree of both faces (headless CLI, resident kernel, Gogo) and the running of one
  * invocation. Every top-level command is listed once, below; the tree is built per call (picocli's
  * model holds the parsed values), and only the branch the first argument names, so the resident
- * kernel's run requests do not pay for building the other commands.
+ * kernel's run requests do not pay for building the other commands. The {@code run} branch, which
+ * every launch parses, is built once per thread instead ({@link RunBranch}).
  */
 final class AasmCli {
     private static final Map<String, Function<Invocation, CommandLine>> BRANCHES = new LinkedHashMap<>();
 
     static {
-        BRANCHES.put("run", inv -> new CommandLine(new Commands.Run()).addSubcommand(
-                new CommandLine(new ExecCommand(inv), ExecCommand.factory(inv.reportFormats()))));
+        BRANCHES.put("run", inv -> run(inv, new ExecCommand(inv)));
         BRANCHES.put("backends", inv -> new CommandLine(new Commands.Backends(inv)));
         BRANCHES.put("probe", inv -> new CommandLine(new Commands.Probe(inv)));
         BRANCHES.put("policy", inv -> new CommandLine(new Commands.Policy())
@@ -35,7 +35,19 @@ final class AasmCli {
 
     static int execute(Invocation inv) {
         List<String> args = inv.io().call().args();
-        CommandLine cl = args.isEmpty() || !BRANCHES.containsKey(args.get(0)) ? tree(inv) : tree(inv, args.get(0));
+        if (!args.isEmpty() && args.get(0).equals("run")) {
+            CommandLine cl = RunBranch.acquire(inv);
+            try {
+                return execute(cl, inv, args);
+            } finally {
+                RunBranch.release(cl);
+            }
+        }
+        return execute(args.isEmpty() || !BRANCHES.containsKey(args.get(0)) ? tree(inv) : tree(inv, args.get(0)),
+                inv, args);
+    }
+
+    private static int execute(CommandLine cl, Invocation inv, List<String> args) {
         cl.setOut(new PrintWriter(inv.io().out(), true));
         cl.setErr(new PrintWriter(inv.io().err(), true));
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -68,6 +80,18 @@ final class AasmCli {
         CommandLine top = new CommandLine(new Commands.Top()).addSubcommand(BRANCHES.get(branch).apply(inv));
         finish(top, inv.io().version());
         return top;
+    }
+
+    /** The top command with the {@code run} branch around {@code exec}, for {@link RunBranch}. */
+    static CommandLine tree(Invocation inv, String branch, ExecCommand exec) {
+        CommandLine top = new CommandLine(new Commands.Top()).addSubcommand(run(inv, exec));
+        finish(top, inv.io().version());
+        return top;
+    }
+
+    private static CommandLine run(Invocation inv, ExecCommand exec) {
+        return new CommandLine(new Commands.Run()).addSubcommand(
+                new CommandLine(exec, ExecCommand.factory(inv.reportFormats())));
     }
 
     /** The names of the top-level commands, in help order. */

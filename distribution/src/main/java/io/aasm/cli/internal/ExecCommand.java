@@ -26,7 +26,8 @@ import picocli.CommandLine.TypeConversionException;
             "Without --policy the distribution's conf/default-policy.yaml applies.%n"},
         optionListHeading = "Options:%n")
 public final class ExecCommand implements Callable<Integer> {
-    private final Invocation inv;
+    /** The call being served; rebound per call when the model is reused ({@link RunBranch}). */
+    private Invocation inv;
 
     @Option(names = "--isolation", paramLabel = "CLASS", converter = IsolationConverter.class,
             description = "Isolation class: none (no boundary, reported as such), auto (first capable backend"
@@ -78,8 +79,16 @@ public final class ExecCommand implements Callable<Integer> {
         this.inv = inv;
     }
 
+    /** The call the next parse serves; {@code null} after it, so no call's streams outlive it here. */
+    void bind(Invocation call) {
+        this.inv = call;
+    }
+
     @Override
     public Integer call() {
+        if (inv == null) {
+            throw new IllegalStateException("aasm run exec executed outside a call");
+        }
         return new ExecRun(inv, this).run();
     }
 

@@ -267,6 +267,22 @@ class CliEndToEndIT {
         assertEquals(4, Aasm.result(slow, first).exit());
     }
 
+    /** Off macOS a launch pinned to aasm-macos-vm is refused with its reason and nothing runs (no guest either). */
+    @Test
+    void aLaunchPinnedToTheMacosVmIsRefusedOffMacos(@TempDir Path dir) throws Exception {
+        Path created = dir.resolve("created");
+        Aasm.Result r = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "vm", "--isolation-backend",
+                "aasm-macos-vm", "--", "/usr/bin/touch", created.toString());
+        assertEquals(125, r.exit(), r.toString());
+        assertTrue(r.err().contains("[not_macos]") && r.err().contains("[backend_unavailable]"), r.toString());
+        assertFalse(Files.exists(created), "a refused launch ran the program");
+        // control: the same launch without a boundary runs it
+        Aasm.Result c = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "none", "--",
+                "/usr/bin/touch", created.toString());
+        assertEquals(0, c.exit(), c.toString());
+        assertTrue(Files.exists(created), c.toString());
+    }
+
     @Test
     void versionAndBackendsWork() throws Exception {
         Aasm.Result v = Aasm.run("version");
@@ -279,5 +295,11 @@ class CliEndToEndIT {
         // the VM backend ships in bundle/ and is listed, but a listing never measures it: no guest, no template
         assertTrue(b.out().contains("backend: aasm-qemu-vm"), b.toString());
         assertFalse(Files.exists(Aasm.CACHE.resolve("aasm/vm/templates")), "a listing booted a guest");
+        // its macOS sibling is installed from the same bundle and, off macOS, listed unavailable with the reason
+        assertTrue(b.out().contains("backend: aasm-macos-vm"), b.toString());
+        String mac = b.out().substring(b.out().indexOf("backend: aasm-macos-vm"));
+        mac = mac.substring(0, mac.indexOf("platform_boundary:"));
+        assertTrue(mac.contains("availability: unavailable — aasm-macos-vm runs guests with Apple's"
+                + " Virtualization.framework, which exists only on macOS") && mac.contains("[not_macos]"), b.toString());
     }
 }

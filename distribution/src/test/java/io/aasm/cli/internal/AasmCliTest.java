@@ -87,6 +87,41 @@ class AasmCliTest {
     }
 
     @Test
+    void aReusedRunModelKeepsNothingOfThePreviousCall() {
+        kernel.decision = rejected();
+        run(true, "run", "exec", "--isolation", "process", "--isolation-backend", "aasm-native", "--agent-id", "bot-7",
+                "--policy", "/p.yaml", "--no-proxy", "--workdir", "/", "--", "prog", "-c", "x");
+        run(true, "run", "exec", "--", "other");
+        LaunchRequest first = kernel.requests.get(0);
+        LaunchRequest second = kernel.requests.get(1);
+        assertEquals(Optional.of(IsolationClass.PROCESS), first.isolation(), "control: the first call's flags arrived");
+        assertEquals(List.of("-c", "x"), first.args());
+        assertEquals(Optional.empty(), second.isolation());
+        assertEquals(Optional.empty(), second.pinnedBackend());
+        assertEquals(Optional.of("/home/conf/default-policy.yaml"), second.policyFile());
+        assertEquals("other", second.program());
+        assertEquals(List.of(), second.args());
+        assertTrue(second.transportMediation(), "--no-proxy of the previous call does not carry over");
+        assertTrue(!"bot-7".equals(second.identity().agentId()), second.identity().agentId());
+        assertEquals(List.of("-c", "x"), first.args(), "the first request's arguments were not reused in place");
+    }
+
+    @Test
+    void eachCallPrintsToItsOwnStreamsOnTheReusedModel() {
+        assertEquals(2, run(false, "run", "exec", "--bogus", "--", "/bin/true"));
+        ByteArrayOutputStream second = new ByteArrayOutputStream();
+        int status = AasmCli.execute(new Invocation(io(second, "run", "exec", "--other-bogus", "--", "/bin/true"),
+                new ServiceGate<>(), new ServiceGate<>(), formats));
+        assertEquals(2, status);
+        assertTrue(second.toString(StandardCharsets.UTF_8).contains("--other-bogus"), second.toString());
+        assertTrue(!err().contains("--other-bogus"), "the first call's stream got nothing of the second: " + err());
+        assertEquals(0, run(false, "run", "exec", "--help"));
+        kernel.decision = rejected();
+        assertEquals(125, run(true, "run", "exec", "--policy", "/p.yaml", "--", "/bin/true"));
+        assertEquals(1, kernel.requests.size(), "a --help of the previous call does not stop this one");
+    }
+
+    @Test
     void aMissingWorkdirFailsBeforeTheKernelDecides() {
         assertEquals(125, run(true, "run", "exec", "--workdir", "/no/such/dir", "--", "/bin/true"));
         assertTrue(err().contains("--workdir /no/such/dir is not a directory"), err());
@@ -272,9 +307,13 @@ class AasmCliTest {
     }
 
     CliIo io(String... args) {
+        return io(err, args);
+    }
+
+    CliIo io(ByteArrayOutputStream errTo, String... args) {
         CommandInvocation call = new CommandInvocation(List.of(args), "/", Map.of("PATH", "/bin"),
                 new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new Stdio.Inherit(),
+                new PrintStream(errTo, true, StandardCharsets.UTF_8), new Stdio.Inherit(),
                 new CommandInvocation.Caller(CommandInvocation.Face.CLI, 1, 0), new AtomicInteger(),
                 new AtomicReference<>(), List.of());
         return new CliIo(call, new FaceSettings(Optional.of(Path.of("/home")), "test",
