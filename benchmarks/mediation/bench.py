@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Transport mediation figures (docs/mediation.md, docs/benchmarks.md): paired, in one run.
 
-  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--container 1]
+  bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--container 1] [--compare HOME2]
 
 Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
@@ -17,7 +17,11 @@ Connect latency = socket() to the 1-byte answer (plus the CONNECT exchange for p
 throughput = one bulk download per sample. Medians per arm, and the median of the per-sample ratios (each relay or
 proxy sample against the direct sample taken next to it); the load average is recorded with the figures. The CPU
 time the launcher's relay process spends during the bulk phase (from the host's /proc, before and after) gives its
-cost per GiB moved, which depends far less on the machine's load than any throughput does.
+cost per GiB moved, which depends far less on the machine's load than any throughput does; the supervisor's
+(the launching JVM's) CPU per GiB of the proxy arm likewise.
+With --compare HOME2, every round launches both distributions (order swapped every other round), and the figures
+are printed for each: two builds, or one build with a configuration switch (conf/io.aasm.transport.proxy.cfg
+hand.off), measured under the same load.
 """
 import json, os, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -180,6 +184,14 @@ def policy(path, scratch, port, loopback=True):
                 + "  name_resolution: {hosts: {bench.test: 127.0.0.1}}\n")
 
 
+def own_ticks(pid):
+    """utime + stime of one process (all its threads): the launching JVM, where the proxy runs."""
+    with open("/proc/%d/stat" % pid) as f:
+        st = f.read()
+    rest = st[st.rindex(")") + 2:].split()
+    return int(rest[11]) + int(rest[12])
+
+
 def launch(home, pol, isolation, backend, here, port, conns, size, bulks, modes, ticks_of):
     """One launch of the client, answering its direct-sample requests; its samples and the relay's CPU ticks."""
     cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", isolation, "--isolation-backend",
@@ -189,11 +201,12 @@ def launch(home, pol, isolation, backend, here, port, conns, size, bulks, modes,
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                          env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
     inside = None
-    ticks = []
+    ticks, jvm = [], []
     for line in p.stdout:
         if line.strip() in ("L", "B", "C"):
             if line.strip() == "C":
                 ticks.append(ticks_of(p.pid))
+                jvm.append(own_ticks(p.pid))
                 v = 0.0
             else:
                 v = latency("direct", port) if line.strip() == "L" else bulk("direct", port, size)
@@ -204,10 +217,69 @@ def launch(home, pol, isolation, backend, here, port, conns, size, bulks, modes,
     if p.wait() != 0 or inside is None:
         err.seek(0)
         raise SystemExit("launch failed: " + err.read().decode(errors="replace"))
-    return inside, ticks[1] - ticks[0]
+    return inside, ticks[1] - ticks[0], jvm[1] - jvm[0]
 
 
-def run(home, rounds, conns, mib, bulks, container):
+class Arms:
+    """What one distribution's launches measured, accumulated over the rounds."""
+
+    def __init__(self, container):
+        self.arms = ("direct", "relay", "proxy") + (("container",) if container else ())
+        self.acc = {m: {"latency_ms": [], "mb_s": []} for m in self.arms}
+        self.ratios = {m: [] for m in self.arms[1:]}
+        self.relay_ticks, self.relayed, self.c_ticks, self.jvm_ticks, self.proxied = 0, 0, 0, 0, 0
+
+
+def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
+    inside, ticks, jvm = launch(home, pol, "process", "aasm-native", here, port, conns, size, bulks,
+                                ["direct", "relay", "proxy"], relay_cpu_ticks)
+    for m in ("direct", "relay", "proxy"):
+        for k in ("latency_ms", "mb_s"):
+            a.acc[m][k] += inside[m][k]
+    for m in ("relay", "proxy"):
+        a.ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
+    a.relay_ticks += ticks
+    a.relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
+    a.jvm_ticks += jvm
+    a.proxied += bulks * size
+    if container:
+        inside, ticks, _ = launch(home, cpol, "container", "aasm-container", here, port, conns, size, bulks,
+                                  ["direct", "proxy"], container_relay_cpu_ticks)
+        for k in ("latency_ms", "mb_s"):
+            a.acc["container"][k] += inside["proxy"][k]
+            a.acc["direct"][k] += inside["direct"][k]
+        a.ratios["container"] += [x / d for x, d in zip(inside["proxy"]["mb_s"], inside["direct"]["mb_s"])]
+        a.c_ticks += ticks
+
+
+def summarise(a, rounds, conns, mib, bulks, size, container):
+    summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib,
+               "bulks_per_round": bulks}
+    for m, v in a.acc.items():
+        summary[m] = {"latency_ms_median": statistics.median(v["latency_ms"]),
+                      "latency_ms_p90": sorted(v["latency_ms"])[int(0.9 * (len(v["latency_ms"]) - 1))],
+                      "mb_s_median": statistics.median(v["mb_s"]), "samples": len(v["latency_ms"])}
+    d, rl, px = summary["direct"], summary["relay"], summary["proxy"]
+    summary["added_connect_ms_proxy_vs_direct"] = px["latency_ms_median"] - d["latency_ms_median"]
+    summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
+    summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
+    summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
+    summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(a.ratios["relay"])
+    summary["paired_throughput_ratio_proxy_vs_direct"] = statistics.median(a.ratios["proxy"])
+    tck = os.sysconf("SC_CLK_TCK")
+    summary["relay_cpu_ms_per_gib"] = a.relay_ticks * 1000.0 / tck / (a.relayed / (1 << 30))
+    summary["supervisor_cpu_ms_per_gib_of_proxy_arm"] = a.jvm_ticks * 1000.0 / tck / (a.proxied / (1 << 30))
+    if container:
+        c = summary["container"]
+        summary["added_connect_ms_container_vs_direct"] = c["latency_ms_median"] - d["latency_ms_median"]
+        summary["added_connect_ms_container_vs_native_proxy"] = c["latency_ms_median"] - px["latency_ms_median"]
+        summary["paired_throughput_ratio_container_vs_direct"] = statistics.median(a.ratios["container"])
+        summary["container_relay_cpu_ms_per_gib"] = (a.c_ticks * 1000.0 / tck
+                                                     / (rounds * bulks * size / (1 << 30)))
+    return summary
+
+
+def run(home, rounds, conns, mib, bulks, container, compare=None):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
@@ -220,50 +292,16 @@ def run(home, rounds, conns, mib, bulks, container):
     policy(pol, os.path.dirname(here), port)
     cpol = os.path.join(scratch, "container-policy.yaml")
     policy(cpol, os.path.dirname(here), port, loopback=False)
-    arms = ("direct", "relay", "proxy") + (("container",) if container else ())
-    acc = {m: {"latency_ms": [], "mb_s": []} for m in arms}
-    ratios = {m: [] for m in arms[1:]}
-    relay_ticks, relayed, c_ticks = 0, 0, 0
+    homes = [home] + ([compare] if compare else [])
+    arms = {h: Arms(container) for h in homes}
     for r in range(rounds):
-        inside, ticks = launch(home, pol, "process", "aasm-native", here, port, conns, size, bulks,
-                               ["direct", "relay", "proxy"], relay_cpu_ticks)
-        for m in ("direct", "relay", "proxy"):
-            for k in ("latency_ms", "mb_s"):
-                acc[m][k] += inside[m][k]
-        for m in ("relay", "proxy"):
-            ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
-        relay_ticks += ticks
-        relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
-        if container:
-            inside, ticks = launch(home, cpol, "container", "aasm-container", here, port, conns, size, bulks,
-                                   ["direct", "proxy"], container_relay_cpu_ticks)
-            for k in ("latency_ms", "mb_s"):
-                acc["container"][k] += inside["proxy"][k]
-                acc["direct"][k] += inside["direct"][k]
-            ratios["container"] += [x / d for x, d in zip(inside["proxy"]["mb_s"], inside["direct"]["mb_s"])]
-            c_ticks += ticks
-    summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib,
-               "bulks_per_round": bulks}
-    for m, v in acc.items():
-        summary[m] = {"latency_ms_median": statistics.median(v["latency_ms"]),
-                      "latency_ms_p90": sorted(v["latency_ms"])[int(0.9 * (len(v["latency_ms"]) - 1))],
-                      "mb_s_median": statistics.median(v["mb_s"]), "samples": len(v["latency_ms"])}
-    d, rl, px = summary["direct"], summary["relay"], summary["proxy"]
-    summary["added_connect_ms_proxy_vs_direct"] = px["latency_ms_median"] - d["latency_ms_median"]
-    summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
-    summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
-    summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
-    summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(ratios["relay"])
-    summary["paired_throughput_ratio_proxy_vs_direct"] = statistics.median(ratios["proxy"])
-    summary["relay_cpu_ms_per_gib"] = relay_ticks * 1000.0 / os.sysconf("SC_CLK_TCK") / (relayed / (1 << 30))
-    if container:
-        c = summary["container"]
-        summary["added_connect_ms_container_vs_direct"] = c["latency_ms_median"] - d["latency_ms_median"]
-        summary["added_connect_ms_container_vs_native_proxy"] = c["latency_ms_median"] - px["latency_ms_median"]
-        summary["paired_throughput_ratio_container_vs_direct"] = statistics.median(ratios["container"])
-        summary["container_relay_cpu_ms_per_gib"] = (c_ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
-                                                     / (rounds * bulks * size / (1 << 30)))
-    print(json.dumps(summary, indent=2))
+        for h in (homes if r % 2 == 0 else list(reversed(homes))):
+            measure(arms[h], h, pol, cpol, here, port, conns, size, bulks, container)
+    if not compare:
+        print(json.dumps(summarise(arms[home], rounds, conns, mib, bulks, size, container), indent=2))
+    else:
+        print(json.dumps({h: summarise(arms[h], rounds, conns, mib, bulks, size, container) for h in homes},
+                         indent=2))
 
 
 if __name__ == "__main__":
@@ -273,10 +311,11 @@ if __name__ == "__main__":
         print(json.dumps(client(modes, port, conns, size, bulks)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
-        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3, "--container": 0}
+        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3, "--container": 0, "--compare": None}
         home = args[0]
         for i in range(1, len(args), 2):
-            opts[args[i]] = int(args[i + 1])
-        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--container"] == 1)
+            opts[args[i]] = args[i + 1] if args[i] == "--compare" else int(args[i + 1])
+        run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--container"] == 1,
+            opts["--compare"])
     else:
         raise SystemExit(__doc__)

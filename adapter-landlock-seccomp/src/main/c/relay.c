@@ -6,7 +6,10 @@
  * it stays in the host's network namespace; it connects to the host's 127.0.0.1:Q (or ::1) and copies
  * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
  * RELAY_PROXY adds one more listener whose connections go to the supervisor's proxy socket instead (a path
- * fixed in the plan), each starting with the plan's preamble, the session's credential the program never sees.
+ * fixed in the plan), each starting with the hand-off capability and the plan's preamble, the session's credential
+ * the program never sees. Once the proxy admitted and dialled a tunnel, it may hand the upstream socket over
+ * (PROTOCOL.md, "Hand-off"): the relay then splices the program's socket and that socket directly, and reports the
+ * tunnel's byte counts to the proxy when it ends. It still chooses no destination: it carries what it was handed.
  *
  * TCP bytes never pass through the relay's memory: each direction of a connection owns a pipe, and splice(2)
  * moves socket -> pipe -> socket by page reference. A read/send relay copied every byte twice through user
@@ -45,9 +48,24 @@
 /* One direction: `from` -> pipe (wr end) -> pipe (rd end) -> `to`. queued: bytes in the pipe. full: the last
  * splice into the pipe found no room, so `from` is not polled until some of the pipe has drained (a pipe counts
  * slots, not bytes, so room cannot be computed, and polling a readable socket into a full pipe would spin). */
-struct half { int rd, wr; size_t queued; int full, eof, shut; };
-/* a: the program's side (inside the namespace), b: the host's loopback service. */
-struct conn { int a, b; struct half ab, ba; };
+struct half { int rd, wr; size_t queued; int full, eof, shut; unsigned long long sent; };
+/* How a proxied connection's b side is read (PROTOCOL.md, "Hand-off").
+ * PLAIN: spliced both ways (granted ports; a proxy connection the proxy keeps in its own byte path).
+ * DIALOG: the proxy's answers are read with recvmsg, so a hand-off message (one marker byte with descriptors in
+ *   SCM_RIGHTS) is found at its exact place in the stream; splice would consume and drop the descriptors.
+ * HANDED: the proxy handed the upstream socket u: the program's bytes wait (in a and the pipe) while the proxy
+ *   forwards what it had already read; its end of file on b says it is done.
+ * DIRECT: the program's socket and u are spliced both ways; the proxy is out of the byte path. */
+enum { M_PLAIN, M_DIALOG, M_HANDED, M_DIRECT };
+#define RELAY_DIALOG_BUF 4096
+/* a: the program's side (inside the namespace), b: the host's loopback service or the proxy's session socket,
+ * u: the upstream socket the proxy handed over (-1 before), r: where the relay reports the tunnel's counts. */
+struct conn {
+    int a, b, u, r, mode;
+    struct half ab, ba;
+    unsigned char dbuf[RELAY_DIALOG_BUF]; /* DIALOG: the proxy's answer bytes not yet written to the program */
+    size_t dlen, doff;
+};
 static struct conn conns[RELAY_MAX_CONNS];
 
 /* UDP: the program's sockets (bound inside its namespace, handed over by the launcher) and one flow per client
@@ -119,14 +137,30 @@ static void udp_outbound(struct flow *f) {
     sendto(usocks[f->inner].fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&f->client, f->clen);
 }
 
-static void drop(struct conn *c) {
+/* The tunnel's report to the proxy (PROTOCOL.md, "Hand-off"): "AHC" 1, u64 bytes to the destination, u64 bytes to
+ * the program (both as this relay moved them, after the hand-off), u32 flags (1: ended abnormally). */
+static void report(struct conn *c, int abnormal) {
+    if (c->r < 0) return;
+    unsigned char m[24] = {'A', 'H', 'C', 1};
+    unsigned long long up = c->mode == M_DIRECT ? c->ab.sent : 0, down = c->ba.sent;
+    for (int i = 0; i < 8; i++) { m[4 + i] = (unsigned char)(up >> (8 * i)); m[12 + i] = (unsigned char)(down >> (8 * i)); }
+    m[20] = (unsigned char)(abnormal ? 1 : 0);
+    if (write(c->r, m, sizeof m) < 0) { /* the proxy is gone: nobody is left to tell */ }
+}
+
+static void drop_as(struct conn *c, int abnormal) {
+    report(c, abnormal);
     close(c->a);
-    close(c->b);
+    if (c->b >= 0) close(c->b);
+    if (c->u >= 0) close(c->u);
+    if (c->r >= 0) close(c->r);
     close(c->ab.rd); close(c->ab.wr);
     close(c->ba.rd); close(c->ba.wr);
     memset(c, 0, sizeof *c);
-    c->a = c->b = -1;
+    c->a = c->b = c->u = c->r = -1;
 }
+
+static void drop(struct conn *c) { drop_as(c, 1); }
 
 /* A non-blocking pipe for one direction; -1 when none can be made (the connection is then reset). */
 static int half_open(struct half *h) {
@@ -196,6 +230,7 @@ static int receive(int ctl) {
                                  : host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET);
     if (b < 0) { close(fd); return 1; } /* bounded, or nothing listens on the host: the program sees a reset */
     memset(slot, 0, sizeof *slot);
+    slot->u = slot->r = -1;
     if (half_open(&slot->ab) < 0) { close(fd); close(b); slot->a = slot->b = -1; return 1; }
     if (half_open(&slot->ba) < 0) {
         close(slot->ab.rd); close(slot->ab.wr); close(fd); close(b);
@@ -205,11 +240,16 @@ static int receive(int ctl) {
     fcntl(fd, F_SETFL, O_NONBLOCK);
     slot->a = fd;
     slot->b = b;
-    /* The session's credential goes first, before anything the program sends: into the empty pipe, in one write
-     * (at most 64 bytes, below PIPE_BUF, so it is whole or not at all). */
+    /* The hand-off capability and the session's credential go first, before anything the program sends: into the
+     * empty pipe, in one write (at most 68 bytes, below PIPE_BUF, so it is whole or not at all). The capability
+     * comes before the credential, where only the relay writes: the program cannot claim it through a relay that
+     * lacks it (the proxy never makes a credential beginning with 0xFF). */
     if (proxied) {
-        if (write(slot->ab.wr, proxy_pre, proxy_pre_len) != (ssize_t)proxy_pre_len) { drop(slot); return 1; }
-        slot->ab.queued = proxy_pre_len;
+        unsigned char first[4 + PLAN_MAX_PREAMBLE] = {0xFF, 'A', 'H', RELAY_HANDOFF_VERSION};
+        memcpy(first + 4, proxy_pre, proxy_pre_len);
+        if (write(slot->ab.wr, first, 4 + proxy_pre_len) != (ssize_t)(4 + proxy_pre_len)) { drop(slot); return 1; }
+        slot->ab.queued = 4 + proxy_pre_len;
+        slot->mode = M_DIALOG;
     }
     return 1;
 }
@@ -232,7 +272,7 @@ static int pump(int from, short rev_from, int to, short rev_to, struct half *h) 
          * second poll round. Non-blocking: a full peer leaves the rest in the pipe for POLLOUT. */
         if (h->queued) {
             ssize_t n = splice(h->rd, NULL, to, NULL, h->queued, flags);
-            if (n > 0) { h->queued -= (size_t)n; h->full = 0; moved = 1; }
+            if (n > 0) { h->queued -= (size_t)n; h->sent += (unsigned long long)n; h->full = 0; moved = 1; }
             else if (n < 0 && errno != EAGAIN && errno != EINTR) return -1;
         }
         if (!moved || h->eof) break;
@@ -242,11 +282,105 @@ static int pump(int from, short rev_from, int to, short rev_to, struct half *h) 
     return 0;
 }
 
+/* DIALOG: writes what is left of the proxy's answer to the program. Returns -1 when the program's side failed. */
+static int dialog_flush(struct conn *c) {
+    while (c->doff < c->dlen) {
+        ssize_t n = send(c->a, c->dbuf + c->doff, c->dlen - c->doff, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
+        c->doff += (size_t)n;
+    }
+    c->dlen = c->doff = 0;
+    return 0;
+}
+
+/* DIALOG: one read of the proxy's side. Answer bytes go to dbuf. A read that brings descriptors ends with the
+ * marker byte of their message (the kernel stops a stream read right after a message with descriptors):
+ * 'P': the proxy keeps this connection in its own byte path (splice from now on);
+ * 'H': the dialled upstream socket and the report socket, in that order.
+ * Returns -1 when the connection must be dropped. */
+static int dialog_read(struct conn *c) {
+    char cbuf[CMSG_SPACE(2 * sizeof(int))];
+    struct iovec iov = {c->dbuf, sizeof c->dbuf};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+    ssize_t n = recvmsg(c->b, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
+    int fds[2] = {-1, -1}, nfds = 0;
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
+        size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < k; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+            if (nfds < 2) fds[nfds++] = fd;
+            else close(fd);
+        }
+    }
+    unsigned char marker = n > 0 ? c->dbuf[n - 1] : 0;
+    if (n > 0 && nfds == 2 && marker == 'H' && !(mh.msg_flags & MSG_CTRUNC)) {
+        c->dlen = (size_t)n - 1;
+        c->doff = 0;
+        c->u = fds[0];
+        c->r = fds[1];
+        fcntl(c->u, F_SETFL, O_NONBLOCK);
+        /* The proxy reads to this end of file everything the relay had sent it, forwards what followed the request
+         * to the destination itself, and closes: only then do the program's next bytes go to u (order kept). */
+        shutdown(c->b, SHUT_WR);
+        c->mode = M_HANDED;
+        c->ba.sent = 0;
+        return 0;
+    }
+    for (int i = 0; i < nfds; i++) close(fds[i]);
+    if (n == 0) { c->ba.eof = 1; return 0; } /* the proxy ended the exchange (a refusal, an error) */
+    if (nfds == 0) { c->dlen = (size_t)n; c->doff = 0; return 0; }
+    if (marker != 'P' || (mh.msg_flags & MSG_CTRUNC)) return -1; /* not this protocol: nothing is guessed */
+    c->dlen = (size_t)n - 1;
+    c->doff = 0;
+    c->mode = M_PLAIN;
+    return 0;
+}
+
+/* HANDED: the proxy's end of file on b says it forwarded what it had read; anything else breaks the protocol. */
+static int handed_read(struct conn *c) {
+    char x;
+    ssize_t n = recv(c->b, &x, 1, MSG_DONTWAIT);
+    if (n < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
+    if (n > 0) return -1;
+    close(c->b);
+    c->b = -1;
+    c->mode = M_DIRECT;
+    c->ab.sent = 0;
+    if (c->ab.eof) c->ab.shut = 0; /* a half-close the proxy saw is owed to the destination too */
+    return 0;
+}
+
+/* One poll round of one connection: slots a (the program), d (b, or u once handed), x (b while HANDED). */
+static void serve(struct conn *c, short ra, short rd, short rx) {
+    int err = 0;
+    if (c->mode == M_HANDED && (rx & (POLLIN | POLLHUP | POLLERR))) err |= handed_read(c) < 0;
+    int d = c->mode == M_HANDED || c->mode == M_DIRECT ? c->u : c->b;
+    if (!err && c->dlen) err |= dialog_flush(c) < 0;
+    if (!err && c->mode != M_HANDED) err |= pump(c->a, ra, d, rd, &c->ab) < 0;
+    if (!err && !c->dlen) {
+        if (c->mode == M_DIALOG) {
+            if (rd & (POLLIN | POLLHUP | POLLERR)) err |= dialog_read(c) < 0 || dialog_flush(c) < 0;
+            if (c->mode == M_DIALOG && c->ba.eof && !c->dlen && !c->ba.shut) { shutdown(c->a, SHUT_WR); c->ba.shut = 1; }
+        } else {
+            err |= pump(d, rd, c->a, ra, &c->ba) < 0;
+        }
+    }
+    /* An error, or a side shut both ways with nothing left to read from it, ends the pair: poll would report it
+     * forever (events are not maskable), so keeping the pair would spin. */
+    int done = c->ab.shut && c->ba.shut && c->mode != M_HANDED;
+    if (err || done || ((ra | rd) & POLLERR) || ((ra & POLLHUP) && c->ab.eof && c->ab.queued == 0 && c->mode != M_HANDED)
+        || ((rd & POLLHUP) && c->ba.eof && c->ba.queued == 0 && !c->dlen))
+        drop_as(c, err || !done);
+}
+
 static void relay_main(int ctl) __attribute__((noreturn));
 static void relay_main(int ctl) {
-    for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = -1;
+    for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = conns[i].u = conns[i].r = -1;
     for (int i = 0; i < RELAY_MAX_FLOWS; i++) flows[i].host = -1;
-    struct pollfd pf[1 + 2 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
+    struct pollfd pf[1 + 3 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
     int draining = 0;
     for (;;) {
         if (draining) {
@@ -254,17 +388,22 @@ static void relay_main(int ctl) {
             int left = 0;
             for (int i = 0; i < RELAY_MAX_CONNS; i++)
                 if (conns[i].a >= 0 && !conns[i].ab.shut) left++;
-            if (!left) _exit(0);
+            if (!left) {
+                for (int i = 0; i < RELAY_MAX_CONNS; i++) report(&conns[i], 1); /* cut by the launch's end */
+                _exit(0);
+            }
         }
         int n = 0;
         pf[n++] = (struct pollfd){draining ? -1 : ctl, POLLIN, 0};
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
-            short ea = (short)((!c->ab.full && !c->ab.eof ? POLLIN : 0) | (c->ba.queued ? POLLOUT : 0));
-            short eb = (short)((!c->ba.full && !c->ba.eof ? POLLIN : 0) | (c->ab.queued ? POLLOUT : 0));
+            int handed = c->mode == M_HANDED;
+            short ea = (short)((!handed && !c->ab.full && !c->ab.eof ? POLLIN : 0) | (c->ba.queued || c->dlen ? POLLOUT : 0));
+            short ed = (short)((!c->dlen && !c->ba.full && !c->ba.eof ? POLLIN : 0) | (!handed && c->ab.queued ? POLLOUT : 0));
             pf[n++] = (struct pollfd){c->a, ea, 0};
-            pf[n++] = (struct pollfd){c->b, eb, 0};
+            pf[n++] = (struct pollfd){handed || c->mode == M_DIRECT ? c->u : c->b, ed, 0};
+            pf[n++] = (struct pollfd){handed ? c->b : -1, POLLIN, 0};
         }
         int ufirst = n;
         for (size_t i = 0; i < nusocks; i++) pf[n++] = (struct pollfd){draining ? -1 : usocks[i].fd, POLLIN, 0};
@@ -283,13 +422,9 @@ static void relay_main(int ctl) {
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
-            short ra = pf[k++].revents, rb = pf[k++].revents;
-            /* An error, or a side shut both ways with nothing left to read from it, ends the pair: poll would
-             * report it forever (events are not maskable), so keeping the pair would spin. */
-            if (pump(c->a, ra, c->b, rb, &c->ab) < 0 || pump(c->b, rb, c->a, ra, &c->ba) < 0
-                || (c->ab.shut && c->ba.shut) || ((ra | rb) & POLLERR)
-                || ((ra & POLLHUP) && c->ab.eof && c->ab.queued == 0) || ((rb & POLLHUP) && c->ba.eof && c->ba.queued == 0))
-                drop(c);
+            short ra = pf[k].revents, rd = pf[k + 1].revents, rx = pf[k + 2].revents;
+            k += 3;
+            serve(c, ra, rd, rx);
         }
         if (!draining && pf[0].revents && !receive(ctl)) {
             draining = 1;

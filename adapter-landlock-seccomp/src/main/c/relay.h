@@ -11,6 +11,10 @@
 /* Listener kinds: a granted loopback port (to the host's same port) or the supervisor's proxy (RELAY_PROXY). */
 enum { RELAY_KIND_LOOPBACK = 'L', RELAY_KIND_PROXY = 'P' };
 
+/* The hand-off capability a proxied connection announces before the session's credential (PROTOCOL.md, "Hand-off"):
+ * 0xFF 'A' 'H' version. Version 1: marker messages 'P' and 'H' (upstream and report sockets), the 24-byte report. */
+#define RELAY_HANDOFF_VERSION 1
+
 /* Forks the relay in the current (the host's) network namespace; *init_end receives init's end of the pair.
  * With a proxy socket (path non-NULL), connections of kind PROXY go there, each starting with the preamble. */
 pid_t relay_start(int *init_end, const char *proxy_path, const unsigned char *preamble, size_t preamble_len);

@@ -13,4 +13,9 @@ public @interface ProxyConfig {
 
     @AttributeDefinition(description = "Milliseconds the proxy waits for a destination to accept a connection")
     int connect_timeout_millis() default 10_000;
+
+    @AttributeDefinition(description = "Hand an admitted tunnel's upstream socket to a relay that accepts it, so the"
+            + " relay carries the bytes and the proxy leaves the byte path (false: the proxy carries every tunnel;"
+            + " for comparison measurements)")
+    boolean hand_off() default true;
 }

@@ -31,6 +31,7 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class ProxyMediator implements TransportMediator {
     private final String configuredStateDir;
     private final int connectTimeoutMillis;
+    private final boolean handOff;
     private Path stateDir;
     private Resolver resolver;
     private SpecialAddresses special;
@@ -42,12 +43,14 @@ public final class ProxyMediator implements TransportMediator {
     public ProxyMediator(ProxyConfig config) {
         this.configuredStateDir = config.state_dir();
         this.connectTimeoutMillis = config.connect_timeout_millis();
+        this.handOff = config.hand_off();
     }
 
     /** For tests: a state directory, a resolver and a special-address table of their own. */
     public ProxyMediator(Path stateDir, int connectTimeoutMillis, Resolver resolver, SpecialAddresses special) {
         this.configuredStateDir = stateDir.toString();
         this.connectTimeoutMillis = connectTimeoutMillis;
+        this.handOff = true;
         this.stateDir = stateDir.toAbsolutePath();
         this.resolver = resolver;
         this.special = special;
@@ -78,7 +81,7 @@ public final class ProxyMediator implements TransportMediator {
             pool = Executors.newCachedThreadPool(daemons("aasm-mediation-"));
             timer = Executors.newSingleThreadScheduledExecutor(daemons("aasm-mediation-timer-"));
         }
-        return new ProxySession.Context(stateDir, connectTimeoutMillis, pool, timer);
+        return new ProxySession.Context(stateDir, connectTimeoutMillis, pool, timer, handOff);
     }
 
     @Deactivate

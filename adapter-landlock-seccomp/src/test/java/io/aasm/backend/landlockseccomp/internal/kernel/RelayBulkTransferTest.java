@@ -59,12 +59,12 @@ class RelayBulkTransferTest {
         return "/usr/bin/python3 " + script + " " + port + " " + SIZE + " " + out;
     }
 
-    private static ControlRequirement egress(EgressGrant... grants) {
+    static ControlRequirement egress(EgressGrant... grants) {
         return req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(grants)));
     }
 
     /** What the program wrote: sent digest, sent count, received digest, received count, trailer. */
-    private static void assertIntact(BulkPeer.Result at, Path out) throws IOException {
+    static void assertIntact(BulkPeer.Result at, Path out) throws IOException {
         String[] p = Files.readString(out).split(" ");
         assertEquals(5, p.length, "the program finished the exchange: " + String.join(" ", p));
         assertEquals(SIZE, at.received(), "every byte the program sent reached the server");
@@ -143,7 +143,7 @@ class RelayBulkTransferTest {
     }
 
     /** The server's result once the launch has ended; a transfer that hangs ends the launch and fails. */
-    private static BulkPeer.Result settle(Execution handle, CompletableFuture<BulkPeer.Result> at) throws Exception {
+    static BulkPeer.Result settle(Execution handle, CompletableFuture<BulkPeer.Result> at) throws Exception {
         try {
             return at.get(GUARD_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
@@ -154,7 +154,7 @@ class RelayBulkTransferTest {
         }
     }
 
-    private static ExecutionSpec spec(String action, Path cwd, List<ControlRequirement> reqs, TransportMediation t) {
+    static ExecutionSpec spec(String action, Path cwd, List<ControlRequirement> reqs, TransportMediation t) {
         return new ExecutionSpec("/bin/sh", List.of("-c", "/bin/bash -c '" + action + "; :'; :"), cwd.toString(),
                 IdentityRef.anonymous(), reqs, Map.of("PATH", "/usr/bin:/bin"), CredentialPosture.none(),
                 new Stdio.Inherit(), List.of(), t);

@@ -22,12 +22,16 @@ import java.util.Optional;
 
 /**
  * The far end of the relay for the backend's own tests: a real unix socket that records, per connection,
- * whether it began with the session's preamble and what followed. The proxy itself is tested in its own
+ * whether it began with the hand-off capability and the session's preamble, and what followed. It never hands a
+ * socket over, so the relay stays in its dialog mode and forwards this end's answers itself. The proxy itself is tested in its own
  * adapter; here only the relay's path, credential and byte stream are under test.
  */
 final class RelayStandIn implements MediationSession {
     record Received(boolean preambleMatched, String bytes) {
     }
+
+    /** What the launcher's relay writes before the preamble: the hand-off capability, version 1 (PROTOCOL.md). */
+    static final byte[] CAPABILITY = {(byte) 0xFF, 'A', 'H', 1};
 
     private final byte[] preamble = new byte[32];
     private final Path socket;
@@ -62,11 +66,11 @@ final class RelayStandIn implements MediationSession {
         while (true) {
             try (SocketChannel c = server.accept()) {
                 if (bulk != null) {
-                    ByteBuffer first = ByteBuffer.allocate(preamble.length);
+                    ByteBuffer first = ByteBuffer.allocate(CAPABILITY.length + preamble.length);
                     while (first.hasRemaining() && c.read(first) >= 0) {
-                        // the preamble, or as much as came before the end
+                        // the capability and the preamble, or as much as came before the end
                     }
-                    bulk.exchange(Arrays.equals(first.array(), preamble), c);
+                    bulk.exchange(Arrays.equals(first.array(), announced()), c);
                     continue;
                 }
                 ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -76,9 +80,10 @@ final class RelayStandIn implements MediationSession {
                     b.clear();
                 }
                 byte[] got = all.toByteArray();
-                boolean ok = got.length >= preamble.length && Arrays.equals(Arrays.copyOf(got, preamble.length), preamble);
-                String rest = new String(got, Math.min(got.length, ok ? preamble.length : 0),
-                        got.length - Math.min(got.length, ok ? preamble.length : 0), StandardCharsets.ISO_8859_1);
+                byte[] first = announced();
+                boolean ok = got.length >= first.length && Arrays.equals(Arrays.copyOf(got, first.length), first);
+                String rest = new String(got, Math.min(got.length, ok ? first.length : 0),
+                        got.length - Math.min(got.length, ok ? first.length : 0), StandardCharsets.ISO_8859_1);
                 synchronized (received) {
                     received.add(new Received(ok, rest));
                     received.notifyAll();
@@ -89,6 +94,13 @@ final class RelayStandIn implements MediationSession {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /** The capability, then the session's preamble: the relay's first bytes on every connection. */
+    private byte[] announced() {
+        byte[] b = Arrays.copyOf(CAPABILITY, CAPABILITY.length + preamble.length);
+        System.arraycopy(preamble, 0, b, CAPABILITY.length, preamble.length);
+        return b;
     }
 
     List<Received> received(int atLeast) throws InterruptedException {

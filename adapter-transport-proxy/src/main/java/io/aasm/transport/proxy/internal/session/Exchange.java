@@ -2,6 +2,7 @@ package io.aasm.transport.proxy.internal.session;
 
 import io.aasm.transport.proxy.internal.admission.Admission;
 import io.aasm.transport.proxy.internal.admission.Verdict;
+import io.aasm.transport.proxy.internal.handoff.HandOff;
 import io.aasm.transport.proxy.internal.wire.ChannelReader;
 import io.aasm.transport.proxy.internal.wire.HttpHead;
 import io.aasm.transport.proxy.internal.wire.Socks5;
@@ -10,10 +11,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One client connection: the gate, the protocol dialog (first byte 5: SOCKS5, anything else: an HTTP request
@@ -32,9 +35,16 @@ final class Exchange implements Runnable {
     private final ScheduledExecutorService timer;
     final Attempt at;
     private final Runnable done;
+    private final BooleanSupplier closing;
+    private final boolean handOffWanted;
+    /** The relay announced the hand-off capability (version {@link HandOff#VERSION}) before the credential. */
+    private boolean announced;
 
     Exchange(SocketChannel client, String launchId, Admission admission, Gate gate, Dialer dialer, DecisionBook book,
-             Executor pool, ScheduledExecutorService timer, Runnable done) {
+             Executor pool, ScheduledExecutorService timer, Runnable done, BooleanSupplier closing,
+             boolean handOffWanted) {
+        this.closing = closing;
+        this.handOffWanted = handOffWanted;
         this.client = client;
         this.admission = admission;
         this.gate = gate;
@@ -52,6 +62,15 @@ final class Exchange implements Runnable {
         boolean record = true;
         try {
             ChannelReader in = new ChannelReader(client, HttpHead.MAX_BYTES);
+            if (gate.relayed() && in.peek() == 0xFF) {
+                // written by the relay before the credential, where the program cannot write (PROTOCOL.md, Hand-off)
+                byte[] cap = in.readFully(4);
+                if (cap[1] != 'A' || cap[2] != 'H' || cap[3] < 1) {
+                    at.protocol("relay").reason("the connection began with a malformed relay capability");
+                    return;
+                }
+                announced = cap[3] == HandOff.VERSION && HandOff.UNAVAILABLE.isEmpty();
+            }
             if (gate.relayed() && !gate.preambleMatches(in.readFully(gate.preamble().orElseThrow().length))) {
                 at.protocol("relay").reason("the connection did not carry this session's relay credential");
                 return;
@@ -134,17 +153,44 @@ final class Exchange implements Runnable {
             return;
         }
         try (upstream) {
-            ByteBuffer first;
             if (connect) {
                 write("HTTP/1.1 200 Connection Established\r\n\r\n");
-                first = in.leftover();
+                tunnel(upstream, in.leftover());
             } else {
                 byte[] forwarded = head.forOrigin(t.originForm());
                 ByteBuffer rest = in.leftover();
-                first = ByteBuffer.allocate(forwarded.length + rest.remaining()).put(forwarded).put(rest).flip();
+                if (announced) {
+                    HandOff.keep(client, upstream); // the proxy rewrites plain HTTP: it stays in the byte path
+                }
+                Tunnel.run(client, upstream, ByteBuffer.allocate(forwarded.length + rest.remaining()).put(forwarded)
+                        .put(rest).flip(), at, pool);
             }
-            Tunnel.run(client, upstream, first, at, pool);
         }
+    }
+
+    /**
+     * An admitted tunnel whose success answer was written: handed to the relay when it can take it (the proxy
+     * leaves the byte path and the relay reports the counts), otherwise carried by the proxy itself.
+     */
+    void tunnel(SocketChannel upstream, ByteBuffer leftover) throws IOException {
+        Optional<HandOff.Outcome> o = announced && handOffWanted ? HandOff.pass(client, upstream, leftover, closing)
+                : Optional.empty();
+        if (o.isEmpty()) {
+            if (announced) {
+                HandOff.keep(client, upstream); // the relay splices the proxy's side again, as before hand-off
+            }
+            Tunnel.run(client, upstream, leftover, at, pool);
+            return;
+        }
+        at.bytesUp += o.get().forwarded();
+        o.get().relay().ifPresentOrElse(c -> {
+            at.bytesUp += c.up();
+            at.bytesDown += c.down();
+            if (c.abnormal()) {
+                at.reason("the connection ended abnormally (reset, or cut at the launch's end)");
+            }
+        }, () -> at.reason("the relay ended without reporting the tunnel's byte counts (the launch or the session "
+                + "ended first); the counts are only what the proxy forwarded itself"));
     }
 
     /** A short plain-text answer; the reason goes in {@code X-Proxy-Error} too, for tools that show headers. */

@@ -26,7 +26,9 @@ final class Gate {
 
     static Gate forRelay() {
         byte[] p = new byte[32];
-        RANDOM.nextBytes(p);
+        do {
+            RANDOM.nextBytes(p);
+        } while (p[0] == (byte) 0xFF); // 0xFF first announces the relay's hand-off capability (Exchange)
         return new Gate(Optional.of(p), Optional.empty());
     }
 

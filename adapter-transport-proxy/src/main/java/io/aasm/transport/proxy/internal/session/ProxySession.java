@@ -59,7 +59,7 @@ public final class ProxySession implements MediationSession {
 
     /** What every session of one mediator shares. */
     public record Context(Path stateDir, int connectTimeoutMillis, ExecutorService pool,
-                          java.util.concurrent.ScheduledExecutorService timer) {
+                          java.util.concurrent.ScheduledExecutorService timer, boolean handOff) {
     }
 
     public static ProxySession open(MediationRequest req, Admission admission, Context ctx) throws MediationException {
@@ -116,7 +116,7 @@ public final class ProxySession implements MediationSession {
             open.add(c);
             try {
                 ctx.pool().execute(new Exchange(c, launchId, admission, gate, dialer, book, ctx.pool(), ctx.timer(),
-                        () -> release(c)));
+                        () -> release(c), () -> closed, ctx.handOff()));
             } catch (RejectedExecutionException e) {
                 release(c);
                 Tunnel.close(c);

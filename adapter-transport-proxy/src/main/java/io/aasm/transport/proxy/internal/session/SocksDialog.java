@@ -66,7 +66,7 @@ final class SocksDialog {
         }
         try (upstream) {
             x.client.write(ByteBuffer.wrap(Socks5.reply(Socks5.SUCCEEDED)));
-            Tunnel.run(x.client, upstream, in.leftover(), x.at, x.pool);
+            x.tunnel(upstream, in.leftover());
         }
     }
 }
