@@ -6,7 +6,9 @@
 # "Cold start").
 #
 # usage: distribution/bench/cold-variants.sh [RUNS] [DIST_DIR] < variants
-#   variants: one a line, "name|JVM options" ("current|" measures bin/aasm as it is)
+#   variants: one a line, "name|JVM options[|DIST_DIR]" ("current|" measures bin/aasm as it is); a third field
+#   times another distribution in the same loop (old build against new: "old||/path/to/aasm-x.y.z")
+#   COLD_LAUNCH overrides the command (default: run exec --isolation process -- /bin/true)
 set -euo pipefail
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time; Debian package: time)" >&2; exit 2; }
 
@@ -21,21 +23,32 @@ mapfile -t variants
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME=$work/cache AASM_CLIENT=off
-launch=(run exec --isolation process -- /bin/true)
+read -r -a launch <<< "${COLD_LAUNCH:-run exec --isolation process -- /bin/true}"
+opts() { local rest=${1#*|}; echo "${rest%%|*}"; }
+bin() { local rest=${1#*|}; case $rest in *'|'*) echo "${rest#*|}/bin/aasm" ;; *) echo "$aasm" ;; esac; }
 
-"$aasm" "${launch[@]}" 2>"$work/check" || { echo "a cold launch fails here:" >&2; cat "$work/check" >&2; exit 2; }
-for _ in $(seq 1 240); do ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa >/dev/null 2>&1 && break; sleep 0.5; done
-ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa >/dev/null 2>&1 || echo "warning: no AppCDS archive was produced" >&2
-for v in "${variants[@]}"; do AASM_JAVA_OPTS="${v#*|}" "$aasm" "${launch[@]}" 2>/dev/null || true; done # warm page cache
+declare -A seen
+for v in "${variants[@]}"; do
+    b=$(bin "$v")
+    [ -n "${seen[$b]:-}" ] && continue
+    seen[$b]=1
+    "$b" "${launch[@]}" 2>"$work/check" || { echo "a cold launch fails here ($b):" >&2; cat "$work/check" >&2; exit 2; }
+    # the archive of each installation (keyed on its home) is written in the background by its first run
+    for _ in $(seq 1 240); do [ "$(ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa 2>/dev/null | wc -l)" -ge "${#seen[@]}" ] && break; sleep 0.5; done
+done
+[ "$(ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa 2>/dev/null | wc -l)" -ge "${#seen[@]}" ] || echo "warning: an AppCDS archive is missing" >&2
+for v in "${variants[@]}"; do AASM_JAVA_OPTS="$(opts "$v")" "$(bin "$v")" "${launch[@]}" 2>/dev/null || true; done # warm page cache
 
 declare -A wall cpu rss failed
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for _ in $(seq 1 "$runs"); do
     for v in "${variants[@]}"; do
         name=${v%%|*}
+        o=$(opts "$v")
+        b=$(bin "$v")
         s=$(date +%s%N)
         rc=0
-        AASM_JAVA_OPTS="${v#*|}" /usr/bin/time -f '%U %S %M' -o "$work/cpu" "$aasm" "${launch[@]}" >/dev/null 2>&1 || rc=$?
+        AASM_JAVA_OPTS="$o" /usr/bin/time -f '%U %S %M' -o "$work/cpu" "$b" "${launch[@]}" >/dev/null 2>&1 || rc=$?
         e=$(date +%s%N)
         # a variant whose JVM refuses an option is fast and wrong: count it, never time it silently
         [ "$rc" = 0 ] || { failed[$name]=$(( ${failed[$name]:-0} + 1 )); continue; }
@@ -45,7 +58,7 @@ for _ in $(seq 1 "$runs"); do
     done
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
-echo "cold run exec --isolation process: $runs runs per variant, round-robin; load before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "cold ${launch[*]}: $runs runs per variant, round-robin; load before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| %-24s | %14s | %13s | %14s | %6s | %s |\n' variant "wall median ms" "cpu median ms" "peak RSS MiB" failed \
     "wall samples ms"
 echo "|---|---|---|---|---|---|"

@@ -9,6 +9,9 @@
  *   canary:port=<n>       TCP connect to 127.0.0.1:<n>, where the supervisor listens on the host  network_egress
  *   canary:sys=<nr>       a syscall the profile denies, every argument -1 (changes nothing)       syscall
  *   canary:signal=<pid>   signal 0 to the supervisor's host pid, outside the container            ipc
+ *   canary:dns            a DNS query datagram to 198.18.0.53:53, a resolver outside the host   name_resolution
+ *   canary:keyring        keyctl on the caller's user keyring (not namespaced; the profile denies)  credential
+ *   canary:rlimit=<r>:<h> raising hard rlimit <r> (the engine set it to <h>) by one                 resource
  *
  * The record is one line on stderr, `aasm-canary:nonce=<hex> <domain>=<denied|passed|error>/<errno> ...`,
  * written with one write(2) before the program exists; the supervisor's relay takes the first line of the
@@ -21,6 +24,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -65,6 +70,44 @@ static void canary_one(const char *a) {
         long r = syscall(atol(a + 11), -1L, -1L, -1L, -1L, -1L, -1L);
         int err = errno;
         canary_note("syscall", r >= 0 || err != EPERM, err, 1);
+    } else if (!strcmp(a, "canary:dns")) {
+        /* An A query for canary.invalid, to RFC 2544's benchmarking range: never a real resolver, never on a
+         * link of the host. NetworkMode none leaves only the container's loopback: no route, ENETUNREACH. */
+        static const unsigned char q[] = {0xa5, 0x5a, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 6, 'c', 'a', 'n', 'a', 'r', 'y',
+                                          7, 'i', 'n', 'v', 'a', 'l', 'i', 'd', 0, 0, 1, 0, 1};
+        int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        ssize_t r = -1;
+        int err = errno;
+        if (s >= 0) {
+            struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(53)};
+            sa.sin_addr.s_addr = htonl(0xC6120035);
+            r = sendto(s, q, sizeof q, 0, (struct sockaddr *)&sa, sizeof sa);
+            err = errno;
+            close(s);
+        }
+        canary_note("name_resolution", r >= 0, err, err == ENETUNREACH || err == EPERM);
+    } else if (!strcmp(a, "canary:keyring")) {
+        /* The call answers one's own keyring with its id or ENOKEY; only the profile answers EPERM. */
+        long r = syscall(SYS_keyctl, 0L /* KEYCTL_GET_KEYRING_ID */, -4L /* KEY_SPEC_USER_KEYRING */, 0L);
+        int err = errno;
+        canary_note("credential", r >= 0 || err != EPERM, err, 1);
+    } else if (!strncmp(a, "canary:rlimit=", 14)) {
+        /* Only CAP_SYS_RESOURCE may raise a hard limit, and the container holds no capability. A hard limit
+         * above the one the engine was told to set is a ceiling not in force: as open as a raise that works. */
+        char *end;
+        int res = (int)strtol(a + 14, &end, 10);
+        uint64_t planned = *end == ':' ? strtoull(end + 1, NULL, 10) : 0;
+        struct rlimit rl;
+        int r = getrlimit(res, &rl), err = errno, through = 0;
+        if (r == 0 && (rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max > planned)) {
+            through = 1;
+        } else if (r == 0) {
+            struct rlimit up = {rl.rlim_cur, rl.rlim_max + 1};
+            r = setrlimit(res, &up);
+            err = errno;
+            through = r == 0;
+        }
+        canary_note("resource", through, err, err == EPERM);
     } else if (!strncmp(a, "canary:signal=", 14)) {
         int r = kill((pid_t)atoi(a + 14), 0);
         int err = errno;

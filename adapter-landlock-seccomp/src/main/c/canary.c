@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -68,40 +69,103 @@ static int signal_denied(pid_t outside) {
     return kill(outside, 0) < 0 && errno == EPERM;
 }
 
-static void child(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside) {
+/* One DNS query datagram (an A query for canary.invalid) to a resolver address outside the host:
+ * 198.18.0.53, from RFC 2544's benchmarking range, so never a real resolver nor on a link of this host. The
+ * plan denies UDP sockets outside a network namespace of the program's own (the filter answers EPERM), and
+ * inside one nothing routes out (the kernel answers ENETUNREACH). Any other failure proves nothing. */
+static int names_denied(void) {
+    static const unsigned char query[] = {0xa5, 0x5a, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 6, 'c', 'a', 'n', 'a', 'r', 'y',
+                                          7, 'i', 'n', 'v', 'a', 'l', 'i', 'd', 0, 0, 1, 0, 1};
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return errno == EPERM;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(53)};
+    a.sin_addr.s_addr = htonl(0xC6120035); /* 198.18.0.53 */
+    ssize_t r = sendto(s, query, sizeof query, 0, (struct sockaddr *)&a, sizeof a);
+    int err = errno;
+    close(s);
+    return r < 0 && (err == EPERM || err == ENETUNREACH);
+}
+
+/* The caller's user keyring: kernel keyrings are not namespaced, so it holds the invoking user's keys
+ * whatever the view. The baseline filter of every confined launch denies keyctl with EPERM; the call itself
+ * never answers EPERM for one's own keyring (it returns its id, or ENOKEY). */
+static int keyring_denied(void) {
+    long r = syscall(SYS_keyctl, 0L /* KEYCTL_GET_KEYRING_ID */, -4L /* KEY_SPEC_USER_KEYRING */, 0L);
+    return r < 0 && errno == EPERM;
+}
+
+/* A hard rlimit the plan lowered, raised by one. Only CAP_SYS_RESOURCE in the initial user namespace may
+ * raise a hard limit, and the launcher has dropped it: the kernel answers EPERM. A hard limit already above
+ * the plan's means the ceiling is not in force, which is as open as a raise that succeeds. */
+static int resource_denied(uint32_t res, uint64_t planned) {
+    struct rlimit rl;
+    if (getrlimit((int)res, &rl) < 0 || rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max > planned) return 0;
+    struct rlimit up = {rl.rlim_cur, rl.rlim_max + 1};
+    if (setrlimit((int)res, &up) == 0) return 0;
+    return errno == EPERM;
+}
+
+/* The kinds the child attempts under the filters, in the order of the bits of its exit status. An exit status
+ * holds 8 bits and 255 means "could not run", so the child reports at most 7 kinds; the two that need no
+ * filter (RESOURCE: the rlimit and the missing capability; SIGNAL: Landlock's scope) are attempted by the
+ * caller itself, which also keeps a syscall policy from answering them EPERM for another reason. */
+static const uint32_t CHILD_KINDS[7] = {CANARY_FS_READ, CANARY_FS_WRITE, CANARY_EGRESS, CANARY_SYSCALL,
+                                        CANARY_PROCESS, CANARY_NAMES, CANARY_KEYRING};
+
+static int attempt(const struct canary *c, uint32_t kind) {
+    switch (kind) {
+    case CANARY_FS_READ: return read_denied(c->read_path);
+    case CANARY_FS_WRITE: return write_denied(c->write_path);
+    case CANARY_EGRESS: return egress_denied(c->port);
+    case CANARY_SYSCALL: return syscall_denied(c->syscall_nr);
+    case CANARY_PROCESS: return process_denied();
+    case CANARY_NAMES: return names_denied();
+    case CANARY_KEYRING: return keyring_denied();
+    default: return 0;
+    }
+}
+
+static void child(const struct canary *c, const struct filter *filters, size_t nfilters) {
     for (size_t i = 0; i < nfilters; i++) {
         struct sock_fprog prog = {filters[i].len, filters[i].insns};
         if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, filters[i].flags, &prog) < 0) _exit(255);
     }
-    uint32_t denied = 0;
-    if ((c->kinds & CANARY_FS_READ) && read_denied(c->read_path)) denied |= CANARY_FS_READ;
-    if ((c->kinds & CANARY_FS_WRITE) && write_denied(c->write_path)) denied |= CANARY_FS_WRITE;
-    if ((c->kinds & CANARY_EGRESS) && egress_denied(c->port)) denied |= CANARY_EGRESS;
-    if ((c->kinds & CANARY_SYSCALL) && syscall_denied(c->syscall_nr)) denied |= CANARY_SYSCALL;
-    if ((c->kinds & CANARY_PROCESS) && process_denied()) denied |= CANARY_PROCESS;
-    if ((c->kinds & CANARY_SIGNAL) && signal_denied(outside)) denied |= CANARY_SIGNAL;
-    _exit((int)denied);
+    int bits = 0;
+    for (int i = 0; i < 7; i++)
+        if ((c->kinds & CHILD_KINDS[i]) && attempt(c, CHILD_KINDS[i])) bits |= 1 << i;
+    _exit(bits);
 }
 
 uint32_t canary_run(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside, int *ran) {
     *ran = 0;
-    pid_t k = fork();
-    if (k < 0) return 0;
-    if (k == 0) child(c, filters, nfilters, outside);
-    int st;
-    while (waitpid(k, &st, 0) < 0)
-        if (errno != EINTR) return 0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
+    uint32_t denied = 0;
+    /* In this very process, before any filter; a raise that succeeds refuses the launch anyway. */
+    if ((c->kinds & CANARY_RESOURCE) && resource_denied(c->rl_res, c->rl_hard)) denied |= CANARY_RESOURCE;
+    if ((c->kinds & CANARY_SIGNAL) && signal_denied(outside)) denied |= CANARY_SIGNAL;
+    uint32_t wanted = 0;
+    for (int i = 0; i < 7; i++) wanted |= CHILD_KINDS[i];
+    if (c->kinds & wanted) {
+        pid_t k = fork();
+        if (k < 0) return 0;
+        if (k == 0) child(c, filters, nfilters);
+        int st;
+        while (waitpid(k, &st, 0) < 0)
+            if (errno != EINTR) return 0;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
+        for (int i = 0; i < 7; i++)
+            if (WEXITSTATUS(st) & (1 << i)) denied |= CHILD_KINDS[i];
+    }
     *ran = 1;
-    return (uint32_t)WEXITSTATUS(st) & c->kinds;
+    return denied & c->kinds;
 }
 
 void canary_names(uint32_t mask, char *buf, size_t cap) {
     static const char *names[] = {"filesystem_read", "filesystem_write", "network_egress", "syscall",
-                                  "process_creation", "ipc"};
+                                  "process_creation", "ipc", "resource",
+                                  "name_resolution", "credential"};
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 9; i++) {
         if (!(mask & (1u << i))) continue;
         int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", names[i]);
         if (n < 0 || (size_t)n >= cap - used) return;

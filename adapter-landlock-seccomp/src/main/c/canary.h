@@ -8,8 +8,9 @@
 #include "plan.h"
 
 /*
- * Forks a throwaway child that installs the plan's seccomp filters on top of everything the caller has
- * already installed and attempts one forbidden action per kind in c->kinds. Returns the kinds that were
+ * Attempts one forbidden action per kind in c->kinds: RESOURCE and SIGNAL in the calling process, before
+ * any filter; the others in one throwaway child that installs the plan's seccomp filters on top of
+ * everything the caller has already installed. Returns the kinds that were
  * denied; *ran is 0 when the child could not run or report (then nothing is known).
  */
 uint32_t canary_run(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside, int *ran);

@@ -248,6 +248,14 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
             refuse("malformed_record", "CANARY syscall %u", c->syscall_nr);
         break;
     }
+    case 0x56:
+        once(&seen[type], "CANARY_RLIMIT");
+        need(len, 12, "CANARY_RLIMIT");
+        p->canary.has_rl = 1;
+        p->canary.rl_res = u32(v);
+        p->canary.rl_hard = u64(v + 4);
+        if (p->canary.rl_res >= 16) refuse("malformed_record", "CANARY_RLIMIT resource %u", p->canary.rl_res);
+        break;
     case 0x55:
         once(&seen[type], "DECISIONS");
         need(len, 4, "DECISIONS");
@@ -301,6 +309,8 @@ static void cross_check(struct plan *p) {
         refuse("inconsistent", "DECISIONS names filter %u of %zu", p->decision_filter, p->nfilters);
     if (p->has_signals && p->sig_target == SIG_TARGET_ALL && !(p->ns & NS_PID))
         refuse("inconsistent", "forwarding to ALL needs a pid namespace");
+    if (!(p->canary.kinds & CANARY_RESOURCE) != !p->canary.has_rl)
+        refuse("inconsistent", "CANARY kind RESOURCE and CANARY_RLIMIT go together");
     /* NULL-terminate argv/envp for execve. */
     p->argv = grow(p->argv, p->argc + 1, sizeof *p->argv);
     p->argv[p->argc] = NULL;

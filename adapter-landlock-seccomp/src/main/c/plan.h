@@ -28,8 +28,10 @@ struct filter { uint32_t flags; struct sock_filter *insns; unsigned short len; }
 
 /* CANARY kinds (PROTOCOL.md "Canaries"): one forbidden action per domain the plan prevents. */
 enum { CANARY_FS_READ = 1, CANARY_FS_WRITE = 2, CANARY_EGRESS = 4, CANARY_SYSCALL = 8, CANARY_PROCESS = 16,
-       CANARY_SIGNAL = 32, CANARY_ALL = 63 };
-struct canary { uint32_t kinds, port, syscall_nr; char *read_path, *write_path; };
+       CANARY_SIGNAL = 32, CANARY_RESOURCE = 64, CANARY_NAMES = 128,
+       CANARY_KEYRING = 256, CANARY_ALL = 511 };
+/* rl_res/rl_hard: for RESOURCE, the ceiling the plan claims (CANARY_RLIMIT), not the one RLIMIT sets. */
+struct canary { uint32_t kinds, port, syscall_nr; char *read_path, *write_path; int has_rl; uint32_t rl_res; uint64_t rl_hard; };
 
 struct plan {
     char *program;

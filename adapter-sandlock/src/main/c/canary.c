@@ -9,6 +9,8 @@
  *   canary:sys=<nr>        a denied syscall, every argument -1 (changes nothing)       syscall
  *   canary:fork            fork(2) under a ceiling of one process                    process_creation
  *   canary:signal          signal 0 to sandlock's own process, outside the sandbox   ipc
+ *   canary:keyring         keyctl on the caller's user keyring (sandlock's blocklist)  credential
+ *   canary:rlimit=<r>:<h>  raising hard rlimit <r>, which sandlock set to <h>, by one  resource
  *
  * The record goes to canary:fifo=<path>, a FIFO the guard made and holds open for reading. It is one
  * line, written with one write(2) of less than PIPE_BUF bytes, before the program exists; the guard takes
@@ -24,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -101,6 +105,36 @@ static void signal_out(void) {
     note("ipc", r == 0, err, err == EPERM);
 }
 
+/* Kernel keyrings are not namespaced: the caller's user keyring holds the invoking user's keys whatever the
+ * view. sandlock's default blocklist denies keyctl with EPERM; the call itself answers one's own keyring with
+ * its id or ENOKEY, never EPERM. */
+static void keyring(void) {
+    long r = syscall(SYS_keyctl, 0L /* KEYCTL_GET_KEYRING_ID */, -4L /* KEY_SPEC_USER_KEYRING */, 0L);
+    int err = errno;
+    note("credential", r >= 0 || err != EPERM, err, 1);
+}
+
+/* Only CAP_SYS_RESOURCE may raise a hard limit, and sandlock's child holds none. A hard limit above the one
+ * sandlock was told to set is a ceiling not in force: as open as a raise that works. */
+static void rlimit_raise(const char *spec) {
+    char *end;
+    int res = (int)strtol(spec, &end, 10);
+    uint64_t planned = *end == ':' ? strtoull(end + 1, NULL, 10) : 0;
+    struct rlimit rl;
+    if (getrlimit(res, &rl) < 0) {
+        note("resource", 0, errno, 0);
+        return;
+    }
+    if (rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max > planned) {
+        note("resource", 1, 0, 0);
+        return;
+    }
+    struct rlimit up = {rl.rlim_cur, rl.rlim_max + 1};
+    int r = setrlimit(res, &up);
+    int err = errno;
+    note("resource", r == 0, err, err == EPERM);
+}
+
 int canary_run(int n, char **args) {
     const char *fifo = NULL, *nonce = NULL;
     for (int i = 0; i < n; i++) {
@@ -127,6 +161,8 @@ int canary_run(int n, char **args) {
         else if (strncmp(a, "canary:sys=", 11) == 0) denied_syscall(atol(a + 11));
         else if (strcmp(a, "canary:fork") == 0) process();
         else if (strcmp(a, "canary:signal") == 0) signal_out();
+        else if (strcmp(a, "canary:keyring") == 0) keyring();
+        else if (strncmp(a, "canary:rlimit=", 14) == 0) rlimit_raise(a + 14);
         else if (strncmp(a, "canary:fifo=", 12) != 0 && strncmp(a, "canary:nonce=", 13) != 0) {
             fprintf(stderr, "aasm: unknown canary '%s'; nothing ran\n", a);
             close(out);

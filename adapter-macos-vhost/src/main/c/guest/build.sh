@@ -22,7 +22,7 @@ fi
 tmp="$out/.aasm-guest-agent.$$"
 "$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -ffile-prefix-map="$src"=. \
     -Wl,--build-id=none -o "$tmp" "$src/agent.c" "$src/boot.c" "$src/frame.c" "$src/plan.c" "$src/view.c" \
-    "$src/cage.c" "$src/canary.c" "$src/run.c"
+    "$src/cage.c" "$src/canary.c" "$src/egress.c" "$src/run.c"
 strip "$tmp" 2>/dev/null || true
 sum="$(sha256sum "$tmp" | cut -d' ' -f1)"
 printf '%s  aasm-guest-agent\n' "$sum" > "$tmp.sha256"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "canary.h"
@@ -64,6 +65,16 @@ int canary_run(const struct plan *p, char *out, size_t cap) {
                 return escaped(out, cap, "network_egress", "reached 10.0.2.2 (a network device exists)");
         }
         at = append(out, cap, at, "network_egress", err);
+    }
+    if (p->canaries & CANARY_PROCESS) {
+        pid_t k = fork();
+        if (k == 0) _exit(0);
+        if (k > 0) {
+            waitpid(k, NULL, 0);
+            return escaped(out, cap, "process_creation", "created a process (fork succeeded)");
+        }
+        if (errno != EPERM) return escaped(out, cap, "process_creation", "met another error than the filter's EPERM");
+        at = append(out, cap, at, "process_creation", errno);
     }
     return 0;
 }

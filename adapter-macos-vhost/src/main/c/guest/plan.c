@@ -158,6 +158,10 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         memcpy(o->canary_nonce, p + 4, n - 4);
         o->canary_nonce[n - 4] = 0;
         return o->canaries ? 0 : -1;
+    case R_PROXY:
+        if (n != 2 || o->proxy_port) return -1;
+        o->proxy_port = be16(p);
+        return o->proxy_port ? 0 : -1;
     default:
         return -1;
     }

@@ -55,6 +55,7 @@ struct plan {
     uint32_t flags;
     uint32_t canaries;   /* CANARY_* mask, 0: none */
     char canary_nonce[65];
+    int proxy_port;      /* R_PROXY: 1..65535, 0: none */
 };
 
 /* Decodes a plan frame's payload; 0 on success, else -1 with a "token:detail" reason in err. */

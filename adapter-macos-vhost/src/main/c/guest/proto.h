@@ -1,5 +1,5 @@
 /*
- * The host <-> guest wire protocol, version 1 (PROTOCOL.md). One byte stream (a virtio-serial port named
+ * The host <-> guest wire protocol, version 2 (PROTOCOL.md). One byte stream (a virtio-serial port named
  * "ctl" in the guest; a unix socket or a helper's pipes on the host) carries frames:
  *
  *     u8 type | u32 length (big-endian) | length bytes of payload
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 #define PLAN_MAGIC "AAVP"
 #define GUEST_MAX_PAYLOAD 65536u
 #define HOST_MAX_PAYLOAD (8u << 20)
@@ -23,6 +23,9 @@
 #define F_STDIN_EOF 'i' /* the caller's stdin ended */
 #define F_SIGNAL 'K'    /* u8 signal, u8 target (0 program, 1 its process group, 2 the whole tree) */
 #define F_PING 'q'      /* any bytes: answered by F_PONG with the same bytes */
+#define F_NET_IN 'd'    /* u32 stream, bytes from the mediation session for the program's connection */
+#define F_NET_IN_EOF 'z' /* u32 stream: the session side ended (or could not be reached) */
+#define F_NET_IN_ACK 'a' /* u32 stream, u32 count: bytes of F_NET_OUT the host delivered to the session */
 
 /* guest -> host */
 #define F_HELLO 'H'     /* key=value lines: protocol, kernel, landlock_abi, boot timings */
@@ -33,6 +36,14 @@
 #define F_STDERR 'E'
 #define F_EXIT 'X'      /* "code:N" or "signal:N", then key=value lines */
 #define F_PONG 'p'
+#define F_NET_OPEN 'N'  /* u32 stream: the program connected to the proxy port (R_PROXY) */
+#define F_NET_OUT 'D'   /* u32 stream, bytes the program sent */
+#define F_NET_OUT_EOF 'Z' /* u32 stream: the program's side ended writing (or failed) */
+#define F_NET_OUT_ACK 'A' /* u32 stream, u32 count: bytes of F_NET_IN the agent wrote to the program's socket */
+
+/* Credit per stream and direction: a side never has more than NET_WINDOW bytes sent and not yet acknowledged. */
+#define NET_WINDOW (256u << 10)
+#define NET_MAX_STREAMS 64
 
 /* plan records: u16 type | u32 length (big-endian) | payload; strings are raw bytes without NUL */
 enum {
@@ -57,6 +68,7 @@ enum {
     R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
     R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
+    R_PROXY = 0x80,    /* u16 port: the agent listens on 127.0.0.1 and [::1] there and relays (F_NET_*) */
 };
 
 /* Canaries: one forbidden action per prevented domain, attempted by the program child inside its boundary

@@ -22,6 +22,7 @@
 #include "boot.h"
 #include "cage.h"
 #include "canary.h"
+#include "egress.h"
 #include "proto.h"
 #include "run.h"
 #include "view.h"
@@ -121,6 +122,7 @@ struct relay {
     unsigned char *queue;
     size_t qlen, qoff;
     int stdin_eof;
+    struct net *net; /* the proxy port's relay, NULL without R_PROXY */
 };
 
 static void kill_tree(int sig) {
@@ -133,6 +135,7 @@ static void kill_tree(int sig) {
 }
 
 static void host_frame(struct relay *r, int type, unsigned char *payload, size_t len) {
+    if (r->net && net_host_frame(r->net, r->port, type, payload, len)) return;
     if (type == F_STDIN && r->in_w >= 0 && !r->stdin_eof) {
         unsigned char *q = realloc(r->queue, r->qlen + len);
         if (!q) return;
@@ -192,13 +195,19 @@ static void reap(struct relay *r) {
 static void relay_loop(struct relay *r, struct frame_reader *fr) {
     long drain_deadline = -1;
     while (r->out_r >= 0 || r->err_r >= 0 || !r->program_done) {
-        struct pollfd pf[5];
-        int n = 0;
+        struct pollfd pf[5 + 2 + NET_MAX_STREAMS];
+        int owner[2 + NET_MAX_STREAMS];
+        int n = 0, net_at = 0, net_n = 0;
         int port_i = -1, in_i = -1, out_i = -1, err_i = -1;
         if (r->qlen < STDIN_QUEUE_MAX) pf[port_i = n++] = (struct pollfd){r->port, POLLIN, 0};
         if (r->in_w >= 0 && (r->qlen > r->qoff || r->stdin_eof)) pf[in_i = n++] = (struct pollfd){r->in_w, POLLOUT, 0};
         if (r->out_r >= 0) pf[out_i = n++] = (struct pollfd){r->out_r, POLLIN, 0};
         if (r->err_r >= 0) pf[err_i = n++] = (struct pollfd){r->err_r, POLLIN, 0};
+        if (r->net) {
+            net_at = n;
+            net_n = net_pollfds(r->net, pf + n, owner, 2 + NET_MAX_STREAMS);
+            n += net_n;
+        }
         pf[n++] = (struct pollfd){r->sigfd, POLLIN, 0};
         int timeout = drain_deadline < 0 ? -1 : (int)(drain_deadline - boot_now_ms());
         if (drain_deadline >= 0 && timeout <= 0) break; /* a descriptor kept open outside the tree: stop waiting */
@@ -222,6 +231,7 @@ static void relay_loop(struct relay *r, struct frame_reader *fr) {
             close(r->err_r);
             r->err_r = -1;
         }
+        if (r->net) net_ready(r->net, r->port, pf + net_at, owner, net_n);
         if (pf[n - 1].revents) reap(r);
         if (r->program_done && drain_deadline < 0) drain_deadline = boot_now_ms() + 2000;
     }
@@ -231,6 +241,12 @@ void run_launch(int port, struct frame_reader *fr, struct plan *p, long plan_ms)
     char err[600];
     if (seed_and_clock(p, err, sizeof err) < 0 || view_build(p, err, sizeof err) < 0
         || cgroup_limits(p, err, sizeof err) < 0) {
+        frame_sendf(port, F_REFUSED, "%s", err);
+        return;
+    }
+    /* the proxy port exists before the program does, so it can never be the program's */
+    static struct net net;
+    if (p->proxy_port && net_listen(&net, p->proxy_port, err, sizeof err) < 0) {
         frame_sendf(port, F_REFUSED, "%s", err);
         return;
     }
@@ -282,7 +298,8 @@ void run_launch(int port, struct frame_reader *fr, struct plan *p, long plan_ms)
     frame_sendf(port, F_STARTED, "plan_ms=%ld\nfork_ms=%ld\nexec_ms=%ld\nauthority:%s\nfds:kept=0,1,2\n%s", plan_ms,
                 fork_ms, boot_now_ms(), authority, canaries);
     fcntl(in[1], F_SETFL, O_NONBLOCK);
-    struct relay r = {.port = port, .in_w = in[1], .out_r = out[0], .err_r = er[0], .sigfd = sigfd, .pid = pid};
+    struct relay r = {.port = port, .in_w = in[1], .out_r = out[0], .err_r = er[0], .sigfd = sigfd, .pid = pid,
+                      .net = p->proxy_port ? &net : NULL};
     relay_loop(&r, fr);
     reap(&r);
     char stats[256] = "";

@@ -5,6 +5,9 @@ import io.aasm.ports.conformance.ConformanceSuite;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.report.ReportRenderer;
 import java.util.Map;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -24,6 +27,13 @@ public final class CommandServices {
     private final ServiceGate<ConformanceSuite> suite = new ServiceGate<>();
     private final ServiceGate<AuditLog> audit = new ServiceGate<>();
     private final ReportFormats formats = new ReportFormats();
+    private final BundleContext context;
+
+    /** By constructor, so the context is there before the first renderer is bound. */
+    @Activate
+    public CommandServices(BundleContext context) {
+        this.context = context;
+    }
 
     /** One invocation over these services, with the given I/O. */
     Invocation invocation(CliIo io) {
@@ -57,14 +67,30 @@ public final class CommandServices {
         audit.unbind(log);
     }
 
-    /** Every renderer, so the --report choices are what is installed now (hot deploy included). */
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void bindRenderer(ReportRenderer renderer, Map<String, Object> props) {
-        formats.bind(renderer, props);
+    /**
+     * Every renderer, so the --report choices are what is installed now (hot deploy included). Bound by
+     * reference: the names come from the service property, and a renderer is activated only when a report
+     * is rendered with it (the kernel fetches it), never to list the choices.
+     */
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ServiceReference<ReportRenderer> ref, Map<String, Object> props) {
+        formats.bind(ref, props, () -> unnamedFormat(ref));
     }
 
-    void unbindRenderer(ReportRenderer renderer) {
-        formats.unbind(renderer);
+    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
+        formats.unbind(ref);
+    }
+
+    /** A renderer registered without its format name must be asked for it: fetched for that, then released. */
+    private String unnamedFormat(ServiceReference<ReportRenderer> ref) {
+        ReportRenderer r = context.getService(ref);
+        try {
+            return r == null ? "" : ReportFormats.formatOf(r);
+        } finally {
+            if (r != null) {
+                context.ungetService(ref);
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.aasm.cli.internal;
 
+import io.aasm.ports.trace.LaunchStages;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 import org.osgi.framework.BundleContext;
@@ -28,7 +29,13 @@ public final class HeadlessEntry implements ToIntFunction<Map<String, Object>>, 
 
     @Override
     public int applyAsInt(Map<String, Object> call) {
-        return execute(BootCall.read(call));
+        // a cold run's command, stage by stage, under -Daasm.stages.file (docs/benchmarks.md, "Cold start")
+        LaunchStages.begin("entry", System.nanoTime());
+        try {
+            return execute(BootCall.read(call));
+        } finally {
+            LaunchStages.finish();
+        }
     }
 
     @Override

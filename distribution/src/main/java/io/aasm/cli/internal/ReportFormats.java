@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The report formats installed right now: one name per {@link ReportRenderer} service, as it
@@ -19,17 +20,26 @@ final class ReportFormats implements Iterable<String> {
     /** What {@code --report} means when it is not given. */
     static final String DEFAULT = "text";
 
-    private volatile List<Map.Entry<ReportRenderer, String>> installed = List.of();
+    // keyed by what unbinds it: the service reference (the faces) or the renderer itself (tests, embedding)
+    private volatile List<Map.Entry<Object, String>> installed = List.of();
 
     synchronized void bind(ReportRenderer renderer, Map<String, Object> props) {
+        bind(renderer, props, () -> formatOf(renderer));
+    }
+
+    /**
+     * {@code unnamed} is asked only when the service has no {@link ReportFormatName} property: naming the
+     * formats must not activate every renderer (and load its JSON library) on every run.
+     */
+    synchronized void bind(Object key, Map<String, Object> props, Supplier<String> unnamed) {
         Object name = props.get(ReportFormatName.PROPERTY);
-        List<Map.Entry<ReportRenderer, String>> next = new ArrayList<>(installed);
-        next.add(Map.entry(renderer, name != null ? name.toString() : formatOf(renderer)));
+        List<Map.Entry<Object, String>> next = new ArrayList<>(installed);
+        next.add(Map.entry(key, name != null ? name.toString() : unnamed.get()));
         installed = List.copyOf(next);
     }
 
-    synchronized void unbind(ReportRenderer renderer) {
-        installed = installed.stream().filter(e -> e.getKey() != renderer).toList();
+    synchronized void unbind(Object key) {
+        installed = installed.stream().filter(e -> !e.getKey().equals(key)).toList();
     }
 
     /** The installed format names, sorted, each once. */
@@ -53,7 +63,7 @@ final class ReportFormats implements Iterable<String> {
     }
 
     /** A renderer that throws from format() is listed under no name rather than breaking the command. */
-    private static String formatOf(ReportRenderer renderer) {
+    static String formatOf(ReportRenderer renderer) {
         try {
             return Objects.requireNonNullElse(renderer.format(), "");
         } catch (RuntimeException e) {

@@ -163,6 +163,51 @@ class MediationIT {
         assertEquals(List.of("GET /secret"), otherHits, "control: granted, the same request reaches it");
     }
 
+    /**
+     * The same through aasm-qemu-vm (docs/vm.md, "Egress through transport mediation"): the guest has no network
+     * device, and its only way out is the agent's proxy port, relayed over the control channel to the session.
+     * A curl that ignores the proxy variables has no route. Controls as for the container: the granted host is
+     * reached by the same curl, and with other.test granted too the same request reaches it.
+     */
+    @Test
+    void aGuestCurlReachesOnlyTheGrantedHostThroughTheProxyPortAndEveryAttemptIsRecorded() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(CURL)),
+                "environment cannot host this check: curl is not installed (.ci/run installs it)");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-system-x86_64")),
+                "environment cannot host this check: qemu-system-x86_64 is not installed (.ci/run installs it)");
+        Aasm.Result probe = Aasm.run(Aasm.DIST, dir, Map.of(), "probe", "--backend", "aasm-qemu-vm", "--refresh");
+        Assumptions.assumeTrue(probe.exit() == 0 && !probe.out().contains("unavailable"),
+                "environment cannot host this check: aasm-qemu-vm is unavailable here\n" + probe);
+        Path report = dir.resolve("report.json");
+        int g = granted.getAddress().getPort();
+        String direct = CURL + " -sS --max-time 10 --noproxy '*' http://granted.test:" + g + "/direct 2>&1 "
+                + "| grep -c -e 'unreachable' -e 'Failed to connect'";
+        Aasm.Result r = Aasm.run(Aasm.DIST, dir, Map.of("PATH", "/usr/bin:/bin"), "run", "exec", "--isolation",
+                "vm", "--policy", policy("").toString(), "--report", "json", "--report-file",
+                report.toString(), "--", "/bin/sh", "-c", curls() + "; " + direct);
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("granted-body\n403\n1\n", r.out(), r.toString());
+        assertEquals(List.of("GET /pkg"), grantedHits, "the direct request never arrived");
+        assertEquals(List.of(), otherHits, "the ungranted host received nothing");
+        String json = Files.readString(report);
+        assertTrue(json.contains("aasm-qemu-vm"), json);
+        assertTrue(json.contains("\\\"destination\\\":\\\"granted.test\\\"") && json.contains(
+                "\\\"verdict\\\":\\\"allowed\\\""), json);
+        assertTrue(json.contains("\\\"destination\\\":\\\"other.test\\\"") && json.contains(
+                "\\\"verdict\\\":\\\"denied\\\""), json);
+        assertTrue(json.contains("2 connection attempt(s) reached the supervisor's proxy, 1 allowed, 1 denied"), json);
+        Path both = dir.resolve("both.yaml");
+        Files.writeString(both, Files.readString(policy("")).replace("{host: granted.test, port: " + g + "}",
+                "{host: granted.test, port: " + g + "}, {host: other.test, port: " + other.getAddress().getPort() + "}"));
+        Aasm.Result control = Aasm.run(Aasm.DIST, dir, Map.of("PATH", "/usr/bin:/bin"), "run", "exec", "--isolation",
+                "vm", "--policy", both.toString(), "--", "/bin/sh", "-c", curls());
+        assertEquals("granted-body\n200\n", control.out(), control.toString());
+        assertEquals(List.of("GET /secret"), otherHits, "control: granted, the same request reaches it");
+        Aasm.Result noProxy = Aasm.run(Aasm.DIST, dir, Map.of("PATH", "/usr/bin:/bin"), "run", "exec", "--isolation",
+                "vm", "--no-proxy", "--policy", policy("").toString(), "--", "/bin/sh", "-c", curls());
+        assertTrue(noProxy.exit() != 0 && noProxy.out().isEmpty(), "--no-proxy with a grant ran in a guest\n" + noProxy);
+    }
+
     @Test
     void withoutABoundaryTheTrafficIsStillMediatedUnlessSwitchedOff() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of(CURL)),

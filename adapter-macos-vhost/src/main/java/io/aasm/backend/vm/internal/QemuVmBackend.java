@@ -103,6 +103,14 @@ public final class QemuVmBackend implements IsolationBackend {
         return boundary.runDirect(spec, alter);
     }
 
+    /** A mediated spec run to its end with its proxy port led to {@code endpoint} (tests, the relay probe). */
+    public ExitDisposition runMediated(ExecutionSpec spec, io.aasm.ports.transport.RelayEndpoint endpoint,
+                                       java.util.Map<String, String> environment,
+                                       io.aasm.backend.vm.internal.guest.GuestSession.Output stdout)
+            throws LaunchException {
+        return boundary.runMediated(spec, endpoint, environment, stdout);
+    }
+
     public Path stateDir() {
         return boundary.stateDir();
     }

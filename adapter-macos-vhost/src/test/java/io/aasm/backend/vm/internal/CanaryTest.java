@@ -75,6 +75,43 @@ class CanaryTest {
         assertEquals("ran\n", Files.readString(out.resolve("ran")));
     }
 
+    /**
+     * Process creation denied outright: the guest's seccomp program answers the canary's fork with EPERM.
+     * Broken on purpose: the plan still claims it, but the guest installs no seccomp program; the fork
+     * succeeds and the launch is refused before the program (a shell builtin writing a marker) runs.
+     */
+    @Test
+    void aForkIsDeniedAndAGuestWithoutItsFilterRefusesTheLaunch(@TempDir Path dir) throws Exception {
+        Path out = Files.createDirectories(dir.resolve("out"));
+        LaunchException refused = assertThrows(LaunchException.class,
+                () -> Guests.backend().runDirect(noFork(out), CanaryTest::withoutSeccomp));
+        assertEquals(LaunchFailureKind.BOUNDARY_REFUSED, refused.kind());
+        assertTrue(refused.getMessage().contains("process_creation: the canary created a process"),
+                refused.getMessage());
+        assertFalse(Files.exists(out.resolve("ran")), "the program ran although a canary got through");
+
+        // Control: the boundary intact, the fork is denied, a DECISION record, and the program runs.
+        Execution e = Spawned.spawn(Guests.backend(), noFork(out));
+        assertEquals(new ExitDisposition.Exited(0), e.await());
+        assertEquals("ran\n", Files.readString(out.resolve("ran")));
+        assertTrue(e.evidence().records().stream().anyMatch(r -> r.kind() == EvidenceKind.DECISION
+                && r.claim() == ClaimTerm.DENIED_BEFORE_EXECUTION
+                && r.domain().equals(java.util.Optional.of(CapabilityDomain.PROCESS_CREATION))), e.evidence().toString());
+    }
+
+    /** A shell builtin writes the marker: no process is created after the canary. */
+    private static ExecutionSpec noFork(Path out) {
+        return new ExecutionSpec("/bin/sh", List.of("-c", "echo ran > " + out.resolve("ran")), out.toString(),
+                io.aasm.ports.backend.IdentityRef.anonymous(), List.of(Guests.read(), Guests.write(out.toString()),
+                ControlRequirement.strict(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain())), Map.of(),
+                io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit());
+    }
+
+    private static GuestPlan withoutSeccomp(GuestPlan p) {
+        return new GuestPlan(p.program(), p.argv(), p.environment(), p.workingDirectory(), p.uid(), p.gid(), p.shares(),
+                p.view(), p.rlimits(), p.memoryMax(), p.pidsMax(), p.landlock(), p.rules(), List.of());
+    }
+
     private static GuestPlan withoutLandlock(GuestPlan p) {
         return new GuestPlan(p.program(), p.argv(), p.environment(), p.workingDirectory(), p.uid(), p.gid(), p.shares(),
                 p.view(), p.rlimits(), p.memoryMax(), p.pidsMax(), false, p.rules(), p.seccomp());

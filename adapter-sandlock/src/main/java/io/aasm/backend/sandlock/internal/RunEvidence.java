@@ -1,6 +1,5 @@
 package io.aasm.backend.sandlock.internal;
 
-import io.aasm.backend.sandlock.internal.canary.CanaryEvidence;
 import io.aasm.backend.sandlock.internal.guard.GuardReport;
 import io.aasm.backend.sandlock.internal.supervise.ExitMapping;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
@@ -11,6 +10,7 @@ import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.policy.Scope;
+import io.aasm.support.canary.CanaryRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * What the backend can show about a run: the setup records (what sandlock was told, per domain),
  * what the guard saw while it ran (descriptors, sandlock started), and after the end how the program
  * ended and on what that rests — including a record for each ceiling that acted. DECISION records come
- * from the canaries only (CanaryEvidence): sandlock's denials during the run are not observed one by one.
+ * from the canaries only (CanaryRecords, support-canary): sandlock's denials during the run are not observed one by one.
  */
 final class RunEvidence {
     private RunEvidence() {
@@ -52,7 +52,7 @@ final class RunEvidence {
             return out;
         }
         GuardReport r = e.report();
-        p.canaries().ifPresent(b -> out.addAll(CanaryEvidence.of(b, r.canary(), b.escapedFromOutside())));
+        p.canaries().ifPresent(b -> out.addAll(CanaryRecords.ofLine(b.launch(), r.canary(), b.escapedFromOutside())));
         boolean reported = !r.statusLines().isEmpty();
         if (reported) {
             // sandlock writes its status only after its sandbox was set up and the program ran in it.

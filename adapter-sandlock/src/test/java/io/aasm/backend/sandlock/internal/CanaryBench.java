@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Benchmark, not a test: what the canaries add to one sandlock launch of /bin/true (prepare, spawn,
@@ -31,7 +32,10 @@ public final class CanaryBench {
                 Fixtures.req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()),
                 Fixtures.req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("mkdir"))),
                 Fixtures.req(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain()),
-                Fixtures.req(CapabilityDomain.IPC, new Scope.WholeDomain()));
+                Fixtures.req(CapabilityDomain.IPC, new Scope.WholeDomain()),
+                Fixtures.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())),
+                Fixtures.req(CapabilityDomain.RESOURCE, new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(),
+                        OptionalLong.empty(), OptionalLong.of(256), OptionalLong.empty(), OptionalLong.empty())));
         ExecutionSpec spec = Fixtures.spec("/bin/true", List.of(), reqs, Map.of());
         EnforcementPlan plan = Fixtures.plan(spec);
         SandlockBackend on = Fixtures.realOrCannotHost(dir, Path.of("/sys"), true);

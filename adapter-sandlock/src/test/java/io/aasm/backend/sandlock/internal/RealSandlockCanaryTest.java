@@ -12,6 +12,7 @@ import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.evidence.EvidenceKind;
+import io.aasm.ports.evidence.EvidenceRecord;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -40,7 +42,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RealSandlockCanaryTest {
     private static final Set<CapabilityDomain> CANARIED = EnumSet.of(CapabilityDomain.FILESYSTEM_READ,
             CapabilityDomain.FILESYSTEM_WRITE, CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.SYSCALL,
-            CapabilityDomain.PROCESS_CREATION, CapabilityDomain.IPC);
+            CapabilityDomain.PROCESS_CREATION, CapabilityDomain.IPC, CapabilityDomain.CREDENTIAL,
+            CapabilityDomain.RESOURCE);
 
     @TempDir
     Path dir;
@@ -62,6 +65,9 @@ class RealSandlockCanaryTest {
         reqs.add(Fixtures.req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("mkdir"))));
         reqs.add(Fixtures.req(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain()));
         reqs.add(Fixtures.req(CapabilityDomain.IPC, new Scope.WholeDomain()));
+        reqs.add(Fixtures.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+        reqs.add(Fixtures.req(CapabilityDomain.RESOURCE, new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(),
+                OptionalLong.empty(), OptionalLong.of(256), OptionalLong.empty(), OptionalLong.empty())));
         return reqs;
     }
 
@@ -105,8 +111,14 @@ class RealSandlockCanaryTest {
                 .orElseThrow().detail().replaceAll("^canary ([0-9a-f]{16}):.*$", "$1");
         assertTrue(ran.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION)
                 .allMatch(r -> r.detail().startsWith("canary " + nonce + ": ")), "every record bound to one nonce");
-        assertFalse(Files.exists(canaryRoot().resolve("launch-" + nonce)),
-                "the canary folder, its FIFO and files are gone after the run");
+        assertTrue(ran.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION)
+                .map(EvidenceRecord::detail).filter(d -> d.contains("listener on"))
+                .allMatch(d -> d.matches(".*listener on 127\\.0\\.0\\.1:[1-9][0-9]* .*")),
+                "the egress record names the port it was refused on (not the closed listener's 0)");
+        try (var left = Files.list(canaryRoot().resolve("shared"))) {
+            assertEquals(List.of("read"), left.map(p -> p.getFileName().toString()).toList(),
+                    "the launch's FIFO and write name are gone after the run; the shared read file stays");
+        }
     }
 
     /** With an egress rule, sandlock's mediation answers ECONNREFUSED: still a denial of the canary's connect. */
@@ -126,7 +138,8 @@ class RealSandlockCanaryTest {
 
     /** For each kind, the domain's rule is omitted by a test-only lowering: the canary gets through. */
     @ParameterizedTest
-    @EnumSource(names = {"FILESYSTEM_READ", "FILESYSTEM_WRITE", "NETWORK_EGRESS", "SYSCALL", "PROCESS_CREATION", "IPC"})
+    @EnumSource(names = {"FILESYSTEM_READ", "FILESYSTEM_WRITE", "NETWORK_EGRESS", "SYSCALL", "PROCESS_CREATION", "IPC",
+            "RESOURCE"})
     void aBrokenBoundaryRefusesTheLaunchBeforeTheProgram(CapabilityDomain broken) throws Exception {
         Path w = Files.createDirectories(dir.resolve("w"));
         backend = Fixtures.realOrCannotHost(dir, Path.of("/sys"), true);
@@ -158,6 +171,7 @@ class RealSandlockCanaryTest {
             case SYSCALL -> List.of();
             case PROCESS_CREATION -> List.of("--max-processes=64");
             case IPC -> List.of("--disable=signal-scope");
+            case RESOURCE -> List.of(); // no --max-open-files: the inherited hard limit stays above 256
             default -> throw new IllegalArgumentException(d.token());
         };
         return new DomainLowering.Flags(flags, List.of("test-only: " + d.token() + "'s rule left out"));

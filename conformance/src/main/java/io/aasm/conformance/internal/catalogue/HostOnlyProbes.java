@@ -3,7 +3,8 @@ package io.aasm.conformance.internal.catalogue;
 /**
  * Probes for host-only targets ({@link Staged.HostOnly}): each prints the present marker only when it reaches
  * the target, the absent marker only on the one error that means "no such object" (ESRCH, ENOENT, a refused
- * connect to an abstract name), and anything else otherwise, so a probe that is itself denied proves nothing.
+ * connect to an abstract name, to a loopback port, or to a socket file that names no socket of the probe's
+ * kernel), and anything else otherwise, so a probe that is itself denied proves nothing.
  */
 final class HostOnlyProbes {
     private static final String P = Staged.HostOnly.PRESENT;
@@ -28,5 +29,36 @@ final class HostOnlyProbes {
     static String abstractSocket(String actor, String name) {
         return "e=$(" + actor + " abstract-flush " + name + " 2>&1) && echo " + P + " || case \"$e\" in "
                 + "*'connect flush: errno=ECONNREFUSED'*) echo " + A + ";; *) echo \"aasm-target-unknown: $e\";; esac";
+    }
+
+    /**
+     * A TCP listener on the host's loopback: a connect is accepted (present) or refused (absent: nothing listens
+     * there in the probe's kernel; in a separate kernel 127.0.0.1 is that kernel's own). The probe sends
+     * "aasm-probe", after every observation of the cell.
+     */
+    static String loopbackTcp(String actor, int port) {
+        return "e=$(" + actor + " tcp 127.0.0.1 " + port + " aasm-probe 2>&1) && echo " + P + " || case \"$e\" in "
+                + "*'connect: errno=ECONNREFUSED'*) echo " + A + ";; *) echo \"aasm-target-unknown: $e\";; esac";
+    }
+
+    /**
+     * A UDP socket bound on the host's loopback: binding its address fails with EADDRINUSE (present: a socket of
+     * the probe's kernel holds it) or succeeds (absent: none does). Any other failure proves nothing.
+     */
+    static String loopbackUdp(String actor, int port) {
+        return "e=$(" + actor + " udp-held 127.0.0.1 " + port + " 2>&1); case \"$e\" in *'udp-held: held'*) echo " + P
+                + ";; *'udp-held: free'*) echo " + A + ";; *) echo \"aasm-target-unknown: $e\";; esac";
+    }
+
+    /**
+     * A pathname unix listener: its socket file must be visible, then a connect is accepted (present) or refused
+     * (absent: the file names no socket of the probe's kernel, as a host socket seen through a share of a
+     * separate kernel does). No socket file proves nothing.
+     */
+    static String unixListener(String actor, String path) {
+        return "if [ -S " + path + " ]; then e=$(" + actor + " unix-connect " + path + " aasm-probe 2>&1) && echo " + P
+                + " || case \"$e\" in *'connect unix: errno=ECONNREFUSED'*) echo " + A + ";; *) echo "
+                + "\"aasm-target-unknown: $e\";; esac; else echo \"aasm-target-unknown: no socket file at " + path
+                + "\"; fi";
     }
 }

@@ -43,7 +43,9 @@ final class NameResolutionScenarios {
                     };
                     return new Staging.Ready(new Staged(b.policy(name).section(PINNED).text(), b.policy(name).text(),
                             GRANT, b.actor() + " dns 127.0.0.1 " + resolver.port() + " " + b.tools().canary(), effect,
-                            b::clearOut, resolver::close, Optional.empty()));
+                            b::clearOut, resolver::close, Optional.empty()).withHostOnlyTarget("the suite's resolver on "
+                            + "the host's 127.0.0.1:" + resolver.port() + " (UDP)", HostOnlyProbes.loopbackUdp(b.actor(),
+                            resolver.port())));
                 });
     }
 

@@ -147,7 +147,8 @@ final class ProtocolScenarios {
                             "network:\n  name_resolution: {hosts: {api.example.test: 127.0.0.1}}\n").text(),
                             b.policy(name).text(), "network.name_resolution removed (resolution unrestricted)",
                             b.actor() + " dns-tcp 127.0.0.1 53 " + b.tools().canary(), effect, b::clearOut,
-                            resolver::close, Optional.empty()));
+                            resolver::close, Optional.empty()).withHostOnlyTarget("the suite's resolver on the host's "
+                            + "127.0.0.1:53 (TCP)", HostOnlyProbes.loopbackTcp(b.actor(), 53)));
                 });
     }
 }

@@ -114,7 +114,9 @@ final class UnseenScenarios {
                     return new Staging.Ready(new Staged(b.policy(name).section(fs(b, stateBoth, List.of())).text(),
                             b.policy(name).section(fs(b, stateBoth, List.of(dir.toString()))).text(),
                             "filesystem.read += " + dir, b.actor() + " unix-connect " + socket + " exfil", effect,
-                            b::clearOut, listener::close, Optional.of("connect unix: errno=EACCES")));
+                            b::clearOut, listener::close, Optional.of("connect unix: errno=EACCES"))
+                            .withHostOnlyTarget("the suite's unix listener behind " + socket + " (a socket of the "
+                            + "host's kernel)", HostOnlyProbes.unixListener(b.actor(), socket.toString())));
                 });
     }
 }

@@ -45,7 +45,7 @@ final class ConfFramework implements AutoCloseable {
                 "org.apache.felix.scr-"}) {
             ctx.installBundle(jar(library).toURI().toString());
         }
-        for (String module : new String[] {"ports", "kernel", "adapter-sandlock"}) {
+        for (String module : new String[] {"ports", "kernel", "support-canary", "adapter-sandlock"}) {
             ctx.installBundle(sibling(module));
         }
         // metatype is read from resolved bundles only; the launcher resolves everything before it starts any

@@ -46,7 +46,7 @@ public record Candidate(InstalledBackend installed, ConsideredBackend verdict, O
     static Candidate evaluate(InstalledBackend b, ExecutionSpec spec, IsolationClass isolation,
                               Optional<PlatformBoundary> boundary, Negotiator negotiator) {
         String id = b.id();
-        Guarded<BackendIdentity> identity = Guarded.call("identity()", b.backend()::identity);
+        Guarded<BackendIdentity> identity = Guarded.call("identity()", () -> b.backend().identity());
         if (identity instanceof Guarded.Fault<BackendIdentity> f) {
             return fault(b, f.message(), Optional.empty(), Optional.empty());
         }

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.osgi.framework.BundleContext;
+import org.osgi.service.component.ComponentServiceObjects;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
@@ -40,7 +41,9 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * The kernel service. Backends, policy sources and renderers are tracked dynamically (greedy, so a
  * bundle that appears later is bound without a restart); every call works on a snapshot of the
- * volatile lists taken at its start.
+ * volatile lists taken at its start. Backends, policy sources, renderers and mediators are bound by their
+ * service properties alone and activated on first use ({@link LazyService}): a run pays for what it uses
+ * (a pinned launch activates one backend, the auto walk its candidates up to the chosen one, a listing all).
  */
 @Component(service = IsolationKernel.class, immediate = true, configurationPid = KernelConfig.PID)
 @Designate(ocd = KernelConfig.class)
@@ -52,10 +55,11 @@ public final class KernelComponent implements IsolationKernel {
     private final LaunchRunner launcher = new LaunchRunner(new Auditor(() -> auditLogs));
     private volatile WalkOrder walkOrder;
     private volatile List<String> protectedPaths = List.of();
-    private volatile List<InstalledBackend> backends = List.of();
-    private volatile List<PolicySource> sources = List.of();
-    private volatile List<Map.Entry<String, ReportRenderer>> renderers = List.of();
-    private volatile List<TransportMediator> mediators = List.of();
+    private final LazyServices<IsolationBackend> backendServices = new LazyServices<>();
+    private volatile List<InstalledBackend> backends = List.of(); // the view of backendServices the calls use
+    private final LazyServices<PolicySource> sources = new LazyServices<>();
+    private final LazyServices<ReportRenderer> renderers = new LazyServices<>();
+    private final LazyServices<TransportMediator> mediators = new LazyServices<>();
 
     @Activate
     public KernelComponent(KernelConfig config, BundleContext context) {
@@ -74,56 +78,94 @@ public final class KernelComponent implements IsolationKernel {
         protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(FrameworkProperties.PROTECTED_PATHS)), config.protected_paths());
     }
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
+    // Backends, policy sources, mediators and renderers are bound by their properties and activated on first
+    // use (LazyService): binding by ComponentServiceObjects leaves a delayed component unactivated.
+    @Reference(service = IsolationBackend.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    synchronized void bindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
+        addBackend(new LazyService<>(objects, props, "activate_backend"), props);
+    }
+
+    synchronized void unbindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
+        backendServices.remove(props);
+        backends = installed(backendServices);
+    }
+
+    /** For tests and embedding: an already active backend. */
     public synchronized void addBackend(IsolationBackend backend, Map<String, Object> props) {
-        List<InstalledBackend> next = new ArrayList<>(backends);
-        next.add(new InstalledBackend(idOf(backend, props), rankingOf(props), backend));
-        backends = List.copyOf(next);
+        addBackend(LazyService.of(backend), props);
     }
 
     public synchronized void removeBackend(IsolationBackend backend) {
-        backends = backends.stream().filter(b -> b.backend() != backend).toList();
+        backendServices.remove(backend);
+        backends = installed(backendServices);
     }
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    public synchronized void addPolicySource(PolicySource source) {
-        List<PolicySource> next = new ArrayList<>(sources);
-        next.add(source);
-        sources = List.copyOf(next);
+    private void addBackend(LazyService<IsolationBackend> lazy, Map<String, Object> props) {
+        backendServices.add(idOf(lazy, props), rankingOf(props), lazy);
+        backends = installed(backendServices);
     }
 
-    public synchronized void removePolicySource(PolicySource source) {
-        sources = sources.stream().filter(s -> s != source).toList();
+    private static List<InstalledBackend> installed(LazyServices<IsolationBackend> services) {
+        return services.entries().stream().map(e -> new InstalledBackend(e.name(), e.ranking(), e.service())).toList();
+    }
+
+    @Reference(service = PolicySource.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindPolicySource(ComponentServiceObjects<PolicySource> objects, Map<String, Object> props) {
+        sources.add("", 0, new LazyService<>(objects, props, "activate_policy_source"));
+    }
+
+    void unbindPolicySource(ComponentServiceObjects<PolicySource> objects, Map<String, Object> props) {
+        sources.remove(props);
+    }
+
+    /** For tests and embedding: an already active source. */
+    public void addPolicySource(PolicySource source) {
+        sources.add("", 0, LazyService.of(source));
+    }
+
+    public void removePolicySource(PolicySource source) {
+        sources.remove(source);
     }
 
     /** Transport mediators; the first bound is used (a launch that needs one is refused without any). */
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    public synchronized void addMediator(TransportMediator mediator) {
-        List<TransportMediator> next = new ArrayList<>(mediators);
-        next.add(mediator);
-        mediators = List.copyOf(next);
+    @Reference(service = TransportMediator.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindMediator(ComponentServiceObjects<TransportMediator> objects, Map<String, Object> props) {
+        mediators.add("", 0, new LazyService<>(objects, props, "activate_mediator"));
     }
 
-    public synchronized void removeMediator(TransportMediator mediator) {
-        mediators = mediators.stream().filter(m -> m != mediator).toList();
+    void unbindMediator(ComponentServiceObjects<TransportMediator> objects, Map<String, Object> props) {
+        mediators.remove(props);
     }
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    public synchronized void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
+    /** For tests and embedding: an already active mediator. */
+    public void addMediator(TransportMediator mediator) {
+        mediators.add("", 0, LazyService.of(mediator));
+    }
+
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {
+        addRenderer(new LazyService<>(objects, props, "activate_renderer"), props);
+    }
+
+    void unbindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {
+        renderers.remove(props);
+    }
+
+    /** For tests and embedding: an already active renderer. */
+    public void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
+        addRenderer(LazyService.of(renderer), props);
+    }
+
+    private void addRenderer(LazyService<ReportRenderer> lazy, Map<String, Object> props) {
         Object name = props.get(ReportFormatName.NAME);
+        // a renderer registered without its format name must be asked, which activates it
         String format = name != null ? name.toString()
-                : Guarded.call("format()", renderer::format) instanceof Guarded.Ok<String> ok ? ok.value() : "";
-        List<Map.Entry<String, ReportRenderer>> next = new ArrayList<>(renderers);
-        next.add(Map.entry(format, renderer));
-        renderers = List.copyOf(next);
-    }
-
-    public synchronized void removeRenderer(ReportRenderer renderer) {
-        renderers = renderers.stream().filter(e -> e.getValue() != renderer).toList();
+                : Guarded.call("format()", () -> lazy.get().format()) instanceof Guarded.Ok<String> ok ? ok.value() : "";
+        renderers.add(format, 0, lazy);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -150,7 +192,7 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public PolicyCheck checkPolicy(String policyFile) {
-        PolicyLoad load = decider.load(Optional.of(policyFile), sources);
+        PolicyLoad load = decider.load(Optional.of(policyFile), sources.active());
         if (load instanceof PolicyLoad.Rejected r) {
             return new PolicyCheck(policyFile, Optional.empty(), r.problems());
         }
@@ -159,12 +201,15 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public LaunchDecision decide(LaunchRequest request) {
-        return decider.decide(request, sources, backends, walkOrder, protectedPaths, !mediators.isEmpty());
+        // a run without a policy file activates no policy source
+        List<PolicySource> active = request.policyFile().isPresent() ? sources.active() : List.of();
+        return decider.decide(request, active, backends, walkOrder, protectedPaths, !mediators.isEmpty());
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
-        return launcher.launch(decision, backends, mediators.stream().findFirst());
+        // only a mediated launch activates the mediator (one that cannot start is refused as one that is gone)
+        return launcher.launch(decision, backends, mediated(decision) ? mediators.first() : Optional.empty());
     }
 
     @Override
@@ -179,7 +224,7 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public Optional<ReportRenderer> renderer(String format) {
-        return renderers.stream().filter(e -> e.getKey().equals(format)).map(Map.Entry::getValue).findFirst();
+        return renderers.first(format);
     }
 
     @Override
@@ -188,10 +233,11 @@ public final class KernelComponent implements IsolationKernel {
     }
 
     private static BackendStatus status(InstalledBackend b, boolean refresh) {
-        var identity = Guarded.call("identity()", b.backend()::identity);
+        // listing a backend activates it: its capabilities are what its own probes measured, never assumed
+        var identity = Guarded.call("identity()", () -> b.backend().identity());
         Guarded<BackendCapabilities> caps = refresh
-                ? Guarded.call("refreshCapabilities()", b.backend()::refreshCapabilities)
-                : Guarded.call("capabilities()", b.backend()::capabilities);
+                ? Guarded.call("refreshCapabilities()", () -> b.backend().refreshCapabilities())
+                : Guarded.call("capabilities()", () -> b.backend().capabilities());
         List<String> faults = new ArrayList<>();
         if (identity instanceof Guarded.Fault<?> f) {
             faults.add(f.message());
@@ -206,13 +252,21 @@ public final class KernelComponent implements IsolationKernel {
                 faults.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", faults)));
     }
 
-    private static String idOf(IsolationBackend backend, Map<String, Object> props) {
+    /** From the service property; a backend without it must be asked, which activates it. */
+    private static String idOf(LazyService<IsolationBackend> backend, Map<String, Object> props) {
         Object id = props.get(BackendId.NAME);
         if (id != null) {
             return id.toString();
         }
-        return Guarded.call("identity()", backend::identity) instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok
+        return Guarded.call("identity()", () -> backend.get().identity()) instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok
                 ? ok.value().id() : "unidentified-backend";
+    }
+
+    private static boolean mediated(LaunchDecision decision) {
+        if (decision instanceof LaunchDecision.Confined c) {
+            return c.plan().mediated();
+        }
+        return decision instanceof LaunchDecision.Unconfined u && u.spec().transport().mediated();
     }
 
     private static int rankingOf(Map<String, Object> props) {

@@ -93,10 +93,15 @@ final class LaunchRunner {
         LaunchDecision.Confined c = (LaunchDecision.Confined) decision;
         startable(c.plan().spec().workingDirectory(), c.notRunnable());
         String id = c.plan().backend().id();
-        IsolationBackend backend = backends.stream().filter(b -> b.id().equals(id)).findFirst()
-                .map(InstalledBackend::backend)
+        InstalledBackend installed = backends.stream().filter(b -> b.id().equals(id)).findFirst()
                 .orElseThrow(() -> new LaunchException(LaunchFailureKind.BACKEND_ERROR,
                         "the `" + id + "` backend is no longer installed; nothing was started"));
+        IsolationBackend backend;
+        try {
+            backend = installed.backend(); // active already: the decision asked it for its plan
+        } catch (RuntimeException e) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, e.getMessage() + "; nothing was started");
+        }
         EnforcementPlan plan = c.plan();
         OpenMediation m = plan.mediated() ? open(mediator, plan.spec(), MediationAccess.RELAY, true)
                 : OpenMediation.none();

@@ -139,4 +139,47 @@ class HotDeployInFrameworkTest {
         assertEquals(0, kernel.backends().size());
         tracker.close();
     }
+
+    /**
+     * Under real SCR the kernel binds a backend without fetching it: a service factory (what a delayed DS
+     * component is to the framework) is asked for its object only when a decision needs that backend.
+     * The control is the confined decision, which does fetch it.
+     */
+    @Test
+    void aBackendIsFetchedOnlyWhenADecisionNeedsIt() throws Exception {
+        BundleContext ctx = framework.getBundleContext();
+        ServiceTracker<IsolationKernel, IsolationKernel> tracker = new ServiceTracker<>(ctx, IsolationKernel.class, null);
+        tracker.open();
+        IsolationKernel kernel = tracker.waitForService(60_000);
+        assertNotNull(kernel, "the kernel component did not come up");
+        TestPolicySource source = new TestPolicySource().with("p.test", policy(Optional.empty(),
+                stmt(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of("/tmp")))));
+        ctx.registerService(PolicySource.class, source, props(PolicyFormat.NAME, "test"));
+        java.util.concurrent.atomic.AtomicInteger fetched = new java.util.concurrent.atomic.AtomicInteger();
+        ctx.registerService(IsolationBackend.class.getName(), new org.osgi.framework.ServiceFactory<IsolationBackend>() {
+            @Override
+            public IsolationBackend getService(Bundle bundle, ServiceRegistration<IsolationBackend> registration) {
+                fetched.incrementAndGet();
+                return new TestBackend("tb", Caps.allStrong());
+            }
+
+            @Override
+            public void ungetService(Bundle bundle, ServiceRegistration<IsolationBackend> registration,
+                                     IsolationBackend service) {
+            }
+        }, props(BackendId.NAME, "tb"));
+        assertEquals(List.of("first-choice", "tb"), kernel.autoWalkOrder(), "bound");
+        assertEquals(0, fetched.get(), "bound without being fetched");
+        LaunchRequest none = new LaunchRequest(Optional.of(IsolationClass.NONE), Optional.empty(),
+                Optional.of("p.test"), "true", List.of(), "/", IdentityRef.anonymous(),
+                Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+        assertInstanceOf(LaunchDecision.Unconfined.class, kernel.decide(none));
+        assertEquals(0, fetched.get(), "an unconfined decision needs no backend");
+        LaunchRequest auto = new LaunchRequest(Optional.of(IsolationClass.AUTO), Optional.empty(),
+                Optional.of("p.test"), "true", List.of(), "/", IdentityRef.anonymous(),
+                Map.of("PATH", "/usr/bin:/bin"), new Stdio.Inherit());
+        assertEquals("tb", assertInstanceOf(LaunchDecision.Confined.class, kernel.decide(auto)).plan().backend().id());
+        assertEquals(1, fetched.get(), "the walk fetched it");
+        tracker.close();
+    }
 }

@@ -1,5 +1,6 @@
 package io.aasm.backend.container.internal.canary;
 
+import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -100,10 +102,23 @@ public final class CanaryBait implements AutoCloseable {
                 case EGRESS -> "canary:port=" + port();
                 case SYSCALL -> "canary:sys=" + choice.syscall().orElseThrow().number();
                 case SIGNAL -> "canary:signal=" + ProcessHandle.current().pid();
+                case NAMES -> "canary:dns";
+                case KEYRING -> "canary:keyring";
+                case RLIMIT -> "canary:rlimit=" + choice.rlimit().orElseThrow().resource() + ":"
+                        + choice.rlimit().orElseThrow().value();
             });
         }
         return out;
     }
+
+    /** How the canary line is judged: this launch's nonce, its planned domains, and what each attempted. */
+    public CanaryRecords.Launch launch() {
+        return new CanaryRecords.Launch(nonce, kinds.stream().map(CanaryKind::domain).collect(Collectors.toSet()),
+                d -> attempt(CanaryKind.of(d)), WHERE);
+    }
+
+    private static final String WHERE = "inside the container, by its init, before it forked the program; the record is the first line of the"
+            + " container's stderr, written before the program existed and stripped by the relay";
 
     /** What each kind attempted, for the evidence record. */
     public String attempt(CanaryKind kind) {
@@ -116,6 +131,10 @@ public final class CanaryBait implements AutoCloseable {
                     + " (denied by the launch's seccomp profile)";
             case SIGNAL -> "signal 0 to the supervisor's pid " + ProcessHandle.current().pid()
                     + ", outside the container's pid namespace";
+            case NAMES -> "a DNS query datagram to 198.18.0.53:53, a resolver outside the host (no network)";
+            case KEYRING -> "keyctl(2) on the caller's user keyring (denied by the launch's seccomp profile)";
+            case RLIMIT -> choice.rlimit().map(r -> "raising the hard " + r.name() + " ulimit " + r.value()
+                    + " by one (needs CAP_SYS_RESOURCE, which the container lacks)").orElse("?");
         };
     }
 

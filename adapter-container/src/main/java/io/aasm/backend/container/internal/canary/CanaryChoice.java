@@ -25,10 +25,16 @@ import java.util.Set;
  *
  * @param syscall the denied call the SYSCALL kind makes (name and number); present exactly with that kind
  * @param writeDir the read-only folder the FS_WRITE kind tries to create a file in; present exactly with it
+ * @param rlimit the ceiling the RLIMIT kind tries to raise; present exactly with it
  */
-public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Optional<Path> writeDir) {
+public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Optional<Path> writeDir,
+                           Optional<Rlimit> rlimit) {
     public CanaryChoice {
         kinds = kinds.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(kinds));
+    }
+
+    public CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Optional<Path> writeDir) {
+        this(kinds, syscall, writeDir, Optional.empty());
     }
 
     public CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall) {
@@ -36,6 +42,10 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
     }
 
     public record Syscall(String name, int number) {
+    }
+
+    /** A hard rlimit the engine sets ({@code resource}: the kernel's RLIMIT_ number) and its value. */
+    public record Rlimit(String name, int resource, long value) {
     }
 
     /** Calls that change nothing when every argument is -1; the SYSCALL canary calls one the profile denies. */
@@ -59,6 +69,8 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
         List<String> readGrants = new ArrayList<>();
         List<String> writeGrants = new ArrayList<>();
         Optional<Syscall> syscall = Optional.empty();
+        Optional<Rlimit> rlimit = Optional.empty();
+        boolean abstractUnix = false;
         boolean reads = false;
         boolean writes = false;
         for (ControlRequirement r : enforced) {
@@ -85,8 +97,17 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
                     syscall = denied(s, numbers);
                     syscall.ifPresent(x -> kinds.add(CanaryKind.SYSCALL));
                 }
+                // Stated names need stated egress (ContainerRoutes): no network, so no route to a resolver.
+                case NAME_RESOLUTION -> kinds.add(CanaryKind.NAMES);
+                // The profile denies the kernel keyrings in every launch; they are the caller's, not namespaced.
+                case CREDENTIAL -> kinds.add(CanaryKind.KEYRING);
+                case RESOURCE -> {
+                    rlimit = s instanceof Scope.Limits l ? rlimit(l) : Optional.empty();
+                    rlimit.ifPresent(x -> kinds.add(CanaryKind.RLIMIT));
+                }
                 case IPC -> {
                     Set<IpcChannel> granted = s instanceof Scope.IpcGrants g ? g.channels() : Set.of();
+                    abstractUnix = granted.contains(IpcChannel.ABSTRACT_UNIX);
                     if ((s instanceof Scope.IpcGrants || s instanceof Scope.WholeDomain)
                             && !granted.contains(IpcChannel.SIGNAL)) {
                         kinds.add(CanaryKind.SIGNAL);
@@ -96,13 +117,37 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
                 }
             }
         }
+        if (abstractUnix) {
+            kinds.remove(CanaryKind.NAMES); // the abstract-unix grant shares the host's network namespace
+        }
+        if (denies(enforced, "prlimit64")) {
+            kinds.remove(CanaryKind.RLIMIT); // its EPERM would be the profile's, not the missing capability's
+        }
         if (reads && !covered(real(root), grants)) {
             kinds.add(CanaryKind.FS_READ);
         }
         // Read grants are bound read-only only when reads are stated too (else they are writable).
         Optional<Path> writeDir = reads && writes ? readOnlyFolder(readGrants, writeGrants) : Optional.empty();
         writeDir.ifPresent(d -> kinds.add(CanaryKind.FS_WRITE));
-        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, writeDir));
+        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, writeDir, rlimit));
+    }
+
+    /** The first stated ceiling the engine sets as a ulimit (soft = hard), with the kernel's number. */
+    private static Optional<Rlimit> rlimit(Scope.Limits l) {
+        if (l.maxCpuSeconds().isPresent()) {
+            return Optional.of(new Rlimit("cpu", 0, l.maxCpuSeconds().getAsLong()));
+        }
+        if (l.maxFileSizeBytes().isPresent()) {
+            return Optional.of(new Rlimit("fsize", 1, l.maxFileSizeBytes().getAsLong()));
+        }
+        return l.maxOpenFiles().isPresent() ? Optional.of(new Rlimit("nofile", 7, l.maxOpenFiles().getAsLong()))
+                : Optional.empty();
+    }
+
+    /** Whether a deny-list syscall policy names {@code call}. */
+    private static boolean denies(List<ControlRequirement> enforced, String call) {
+        return enforced.stream().anyMatch(r -> r.domain() == CapabilityDomain.SYSCALL
+                && r.scope() instanceof Scope.Syscalls sc && sc.mode() == SyscallMode.DENY && sc.names().contains(call));
     }
 
     /**

@@ -1,12 +1,12 @@
 package io.aasm.backend.container.internal.runtime;
 
-import io.aasm.backend.container.internal.canary.CanaryEvidence;
 import io.aasm.backend.container.internal.lower.ContainerPlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.support.canary.CanaryRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * What the backend can show about a launch: CONFIGURED (what the container was created with, per domain
  * and for the whole run), INSTALLED once the engine accepted and started it (the engine applies every
  * setting before the program's first instruction, or the start fails), and one run-level EXERCISED record
- * after the container was removed. DECISION records come from the init's canaries only (CanaryEvidence):
+ * after the container was removed. DECISION records come from the init's canaries only (CanaryRecords):
  * the kernel's denials during the run are not observed one by one.
  */
 public final class RunEvidence {
@@ -39,7 +39,7 @@ public final class RunEvidence {
                 out.add(new EvidenceRecord(EvidenceKind.INSTALLED, Optional.of(d), ClaimTerm.OBSERVED, detail));
             }
             launch.get().canaries().filter(c -> launch.get().disposition().isPresent()).ifPresent(c -> out.addAll(
-                    CanaryEvidence.of(c, launch.get().canaryLine(), c.escapedFromOutside())));
+                    CanaryRecords.ofLine(c.launch(), launch.get().canaryLine(), c.escapedFromOutside())));
             launch.get().disposition().ifPresent(x -> out.add(new EvidenceRecord(EvidenceKind.EXERCISED,
                     Optional.empty(), ClaimTerm.OBSERVED, "the program ran in the container and ended (" + describe(x)
                     + ")" + (launch.get().deadlineHit() ? "; wall-clock deadline reached, container removed" : "")

@@ -48,6 +48,7 @@ public final class PlanEncoder {
         }
         if (r instanceof PlanRecord.ProgramPid p) return le(4).putInt(p.pid()).array();
         if (r instanceof PlanRecord.Decisions d) return le(4).putInt(d.filter()).array();
+        if (r instanceof PlanRecord.CanaryRlimit c) return le(12).putInt(c.resource()).putLong(c.hard()).array();
         if (r instanceof PlanRecord.Canary c) {
             byte[] read = utf8(c.readPath()), write = utf8(c.writePath());
             return le(16 + read.length + write.length).putInt(c.kinds()).putInt(c.port()).putInt(c.syscall())

@@ -55,6 +55,7 @@ public record PlanMessage(List<PlanRecord> records) {
         }
         public Builder cgroupJoin(String procsFile) { return add(new PlanRecord.CgroupJoin(procsFile)); }
         public Builder rlimit(int resource, long soft, long hard) { return add(new PlanRecord.Rlimit(resource, soft, hard)); }
+        public Builder canaryRlimit(int resource, long hard) { return add(new PlanRecord.CanaryRlimit(resource, hard)); }
         public Builder landlock(long fs, long net, long scoped) { return add(new PlanRecord.LandlockRuleset(fs, net, scoped)); }
         public Builder landlockPath(long allowed, String path) { return add(new PlanRecord.LandlockPath(allowed, path)); }
         public Builder landlockPort(long allowed, long port) { return add(new PlanRecord.LandlockPort(allowed, port)); }

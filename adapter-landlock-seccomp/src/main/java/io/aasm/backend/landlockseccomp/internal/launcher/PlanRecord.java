@@ -20,7 +20,7 @@ public sealed interface PlanRecord {
             RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16, RELAY_PROXY = 0x17;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
-    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, CANARY = 0x54, DECISIONS = 0x55, KEEP_FD = 0x60, SIGNALS = 0x61;
+    int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, CANARY = 0x54, DECISIONS = 0x55, CANARY_RLIMIT = 0x56, KEEP_FD = 0x60, SIGNALS = 0x61;
 
     record Program(String path) implements PlanRecord {
         public Program { Objects.requireNonNull(path); }
@@ -172,6 +172,15 @@ public sealed interface PlanRecord {
      */
     record Canary(int kinds, int port, int syscall, String readPath, String writePath) implements PlanRecord {
         public int type() { return CANARY; }
+    }
+
+    /**
+     * The ceiling the RESOURCE canary holds the program to: the hard limit of {@code resource} must be at
+     * most {@code hard}, and raising it must fail (PROTOCOL.md "Canaries"). The plan's claim, not its
+     * RLIMIT record: a plan that claims a ceiling it never sets is what the canary is for.
+     */
+    record CanaryRlimit(int resource, long hard) implements PlanRecord {
+        public int type() { return CANARY_RLIMIT; }
     }
 
     /**

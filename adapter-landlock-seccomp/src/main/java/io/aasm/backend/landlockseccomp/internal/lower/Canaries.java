@@ -32,7 +32,13 @@ public record Canaries(Set<Kind> kinds, Optional<Syscall> syscall, List<Integer>
         EGRESS(4, CapabilityDomain.NETWORK_EGRESS),
         SYSCALL(8, CapabilityDomain.SYSCALL),
         PROCESS(16, CapabilityDomain.PROCESS_CREATION),
-        SIGNAL(32, CapabilityDomain.IPC);
+        SIGNAL(32, CapabilityDomain.IPC),
+        /** Raising a hard rlimit the plan lowered (the launcher takes the value from the plan's RLIMIT records). */
+        RESOURCE(64, CapabilityDomain.RESOURCE),
+        /** A DNS datagram to a resolver address outside the host (denied socket, or no route out). */
+        NAMES(128, CapabilityDomain.NAME_RESOLUTION),
+        /** keyctl on the caller's user keyring, which no namespace hides (the baseline filter denies it). */
+        KEYRING(256, CapabilityDomain.CREDENTIAL);
 
         private final int bit;
         private final CapabilityDomain domain;

@@ -67,6 +67,18 @@ final class CanaryChooser {
                         kinds.add(Canaries.Kind.SIGNAL);
                     }
                 }
+                // Stated name resolution always denies UDP sockets outside a network namespace of its own.
+                case NAME_RESOLUTION -> kinds.add(Canaries.Kind.NAMES);
+                // Every confined launch installs the baseline filter, which denies the kernel keyrings.
+                case CREDENTIAL -> kinds.add(Canaries.Kind.KEYRING);
+                case RESOURCE -> {
+                    // Only the rlimit ceilings have a canary; the cgroup ones are written by init, outside.
+                    if (r.scope() instanceof Scope.Limits l && (l.maxCpuSeconds().isPresent()
+                            || l.maxOpenFiles().isPresent() || l.maxFileSizeBytes().isPresent()
+                            || l.maxMemoryBytes().isPresent())) {
+                        kinds.add(Canaries.Kind.RESOURCE);
+                    }
+                }
                 default -> {
                 }
             }

@@ -352,6 +352,8 @@ public final class Lowerer {
         b.step(CapabilityDomain.CREDENTIAL, "inherited descriptors sealed: only 0,1,2 kept");
         b.step(CapabilityDomain.CREDENTIAL, "new pid namespace with its own /proc (where /proc is visible): other "
                 + "processes' environ unreachable; the program's pid is random in it");
+        b.step(CapabilityDomain.CREDENTIAL, "seccomp baseline: the kernel keyrings (keyctl, add_key, request_key) "
+                + "fail with EPERM, so the caller's keys are unreachable");
         return Optional.empty();
     }
 

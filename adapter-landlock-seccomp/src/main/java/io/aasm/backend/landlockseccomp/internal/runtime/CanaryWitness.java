@@ -26,6 +26,8 @@ public final class CanaryWitness implements AutoCloseable {
     private final Optional<Path> readFile;
     private final Optional<Path> writeFile;
     private final Optional<ServerSocketChannel> listener;
+    /** Read once while the listener is open: the evidence is written after close() has closed it. */
+    private final int port;
 
     private CanaryWitness(Canaries planned, Set<Canaries.Kind> kinds, String nonce, Optional<Path> readFile,
                           Optional<Path> writeFile, Optional<ServerSocketChannel> listener) {
@@ -35,6 +37,7 @@ public final class CanaryWitness implements AutoCloseable {
         this.readFile = readFile;
         this.writeFile = writeFile;
         this.listener = listener;
+        this.port = listener.map(CanaryWitness::boundPort).orElse(0);
     }
 
     /** Makes what the planned canaries need; a kind whose object cannot be made is left out, never faked. */
@@ -106,13 +109,15 @@ public final class CanaryWitness implements AutoCloseable {
     }
 
     public int port() {
-        return listener.map(l -> {
-            try {
-                return ((InetSocketAddress) l.getLocalAddress()).getPort();
-            } catch (IOException e) {
-                return 0;
-            }
-        }).orElse(0);
+        return port;
+    }
+
+    private static int boundPort(ServerSocketChannel l) {
+        try {
+            return ((InetSocketAddress) l.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     public Optional<Canaries.Syscall> syscall() {
@@ -147,6 +152,9 @@ public final class CanaryWitness implements AutoCloseable {
                     + " (answered EPERM by the filter)";
             case PROCESS -> "fork(2)";
             case SIGNAL -> "signal 0 to the launcher's init, outside the program's Landlock domain";
+            case RESOURCE -> "raising a hard rlimit the plan lowered by one (needs CAP_SYS_RESOURCE, dropped)";
+            case NAMES -> "a DNS query datagram to 198.18.0.53:53, a resolver address outside the host";
+            case KEYRING -> "keyctl(2) on the caller's user keyring (answered EPERM by the baseline filter)";
         };
     }
 

@@ -10,7 +10,10 @@ import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.evidence.ClaimTerm;
 import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.support.canary.CanaryRecords;
+import io.aasm.support.canary.CanaryVerdict;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,13 +72,16 @@ public final class LaunchEvidence {
             return;
         }
         CanaryOutcome.Ran ran = (CanaryOutcome.Ran) outcome.get();
-        for (Canaries.Kind k : witness.get().kinds()) {
-            if (ran.wasDenied(k.bit())) {
-                out.add(new EvidenceRecord(EvidenceKind.DECISION, Optional.of(k.domain()),
-                        ClaimTerm.DENIED_BEFORE_EXECUTION, "canary " + witness.get().nonce() + ": "
-                        + witness.get().attempt(k) + " was denied inside this launch's boundary before execve"));
-            }
-        }
+        CanaryWitness w = witness.get();
+        // The launcher reports a bit mask, not errnos: each kind is denied (errno unknown, 0) or got through.
+        Map<CapabilityDomain, CanaryVerdict> verdicts = new EnumMap<>(CapabilityDomain.class);
+        w.kinds().forEach(k -> verdicts.put(k.domain(), ran.wasDenied(k.bit()) ? CanaryVerdict.denied(0)
+                : CanaryVerdict.passed()));
+        Map<CapabilityDomain, Canaries.Kind> kinds = new EnumMap<>(CapabilityDomain.class);
+        w.kinds().forEach(k -> kinds.put(k.domain(), k));
+        // What the supervisor saw get through from outside already refused the launch (Launch): none here.
+        out.addAll(CanaryRecords.of(new CanaryRecords.Launch(w.nonce(), kinds.keySet(), d -> w.attempt(kinds.get(d)),
+                "inside this launch's boundary before execve"), verdicts, Optional.empty()));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.aasm.backend.landlockseccomp.internal.runtime;
 import io.aasm.backend.landlockseccomp.internal.cgroup.CgroupPlacement;
 import io.aasm.backend.landlockseccomp.internal.launcher.PlanMessage;
 import io.aasm.backend.landlockseccomp.internal.launcher.PlanRecord;
+import io.aasm.backend.landlockseccomp.internal.lower.Canaries;
 import io.aasm.backend.landlockseccomp.internal.lower.LandlockSeccompPlan;
 import io.aasm.backend.landlockseccomp.internal.lower.View;
 import io.aasm.ports.transport.MediationSession;
@@ -86,6 +87,9 @@ public final class MessageMapper {
         }
         canaries.ifPresent(w -> m.canary(w.mask(), w.port(), w.syscall().map(s -> s.number()).orElse(0),
                 w.readFile().map(Object::toString).orElse(""), w.writeFile().map(Object::toString).orElse("")));
+        // The RESOURCE canary holds the program to the plan's first ceiling (CanaryChooser: one is stated).
+        canaries.filter(w -> w.kinds().contains(Canaries.Kind.RESOURCE)).flatMap(w -> plan.rlimits().entrySet()
+                .stream().findFirst()).ifPresent(e -> m.canaryRlimit(resource(e.getKey()), e.getValue()));
         // The launcher seals every inherited descriptor not listed here, stdio included.
         m.keepFds(0, 1, 2);
         plan.seccomp().forEach(s -> m.seccomp(0, s.bpf()));

@@ -36,9 +36,21 @@ public final class LatencyBench {
         all.add(Harness.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
         all.add(Harness.req(CapabilityDomain.IPC, new Scope.WholeDomain()));
         all.add(Harness.req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(64)));
-        run(h, "fs+syscall", fsAndSyscall, n);
-        run(h, "fs+syscall+net ns+pid/mount ns+ipc+pids cgroup", all, n);
-        canaryCost(b, all, n);
+        if (!Boolean.getBoolean("canaries.only")) {
+            run(h, "fs+syscall", fsAndSyscall, n);
+            run(h, "fs+syscall+net ns+pid/mount ns+ipc+pids cgroup", all, n);
+        }
+        // every kind the launcher has: name resolution (a DNS datagram), credential (the keyring, a second
+        // child) and resource (an rlimit raise) on top of the six of the launch above
+        List<ControlRequirement> canaried = new ArrayList<>(all);
+        canaried.add(Harness.req(CapabilityDomain.NAME_RESOLUTION, new Scope.WholeDomain()));
+        canaried.add(Harness.req(CapabilityDomain.RESOURCE, new Scope.Limits(java.util.OptionalLong.empty(),
+                java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), java.util.OptionalLong.of(256),
+                java.util.OptionalLong.empty(), java.util.OptionalLong.empty())));
+        // the kinds this launch had before name resolution, credential and resource had canaries
+        List<ControlRequirement> six = all.stream().filter(r -> r.domain() != CapabilityDomain.CREDENTIAL).toList();
+        canaryCost(b, six, n, "fs read+write, egress, syscall, ipc");
+        canaryCost(b, canaried, n, "the same plus name resolution, credential, resource");
         System.exit(0);
     }
 
@@ -74,7 +86,8 @@ public final class LatencyBench {
      * What the canaries add: the same launch on a backend with canaries and on one without, interleaved, the
      * whole launch and the launcher's own start-to-execve time (which holds the canary child).
      */
-    private static void canaryCost(LandlockSeccompBackend withCanaries, List<ControlRequirement> reqs, int n) throws Exception {
+    private static void canaryCost(LandlockSeccompBackend withCanaries, List<ControlRequirement> reqs, int n, String label)
+            throws Exception {
         Harness on = new Harness(withCanaries);
         Harness off = new Harness(new LandlockSeccompBackend(LandlockSeccompSettings.defaults().withProbeCacheDir(Harness.cacheDir())
                 .withoutCanaries()));
@@ -99,6 +112,15 @@ public final class LatencyBench {
                 + "median %.2f ms with, %.2f ms without (+%.2f ms), n=%d%n", median(total[0]) / 1e6,
                 median(total[1]) / 1e6, (median(total[0]) - median(total[1])) / 1e6, median(setup[0]) / 1e3,
                 median(setup[1]) / 1e3, (median(setup[0]) - median(setup[1])) / 1e3, n);
+        long[] paired = new long[n];
+        for (int i = 0; i < n; i++) {
+            paired[i] = setup[0][i] - setup[1][i];
+        }
+        long[] sorted = paired.clone();
+        Arrays.sort(sorted);
+        System.out.printf("  %s: start to execve, paired difference median %+.2f ms (p25 %+.2f, p75 %+.2f); "
+                + "load %s%n", label, median(paired) / 1e3, sorted[n / 4] / 1e3, sorted[n * 3 / 4] / 1e3,
+                java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip());
     }
 
     private static double median(long[] v) {

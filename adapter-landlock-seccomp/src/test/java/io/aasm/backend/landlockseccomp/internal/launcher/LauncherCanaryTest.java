@@ -126,6 +126,68 @@ class LauncherCanaryTest {
         brokenThenFixed(32, "ipc", b -> b.canary(32, 0, 0, "", ""), b -> b.landlock(0, 0, SCOPE_SIGNAL));
     }
 
+    /**
+     * The plan claims RLIMIT_FSIZE at most 1 MiB. Broken: no RLIMIT record sets it, so the hard limit stays
+     * the inherited one, above the claim. Control: the RLIMIT record lowers it, and raising it back fails
+     * with EPERM (no CAP_SYS_RESOURCE: the launcher drops it, and this host's bounding set lacks it too).
+     */
+    @Test
+    void aCeilingNotInForceRefusesAndTheRlimitDeniesTheRaise() throws IOException {
+        assertTrue(ulimitHardFsize() > 1 << 20, "the broken run needs an inherited hard RLIMIT_FSIZE above 1 MiB");
+        brokenThenFixed(64, "resource", b -> b.canary(64, 0, 0, "", "").canaryRlimit(RLIMIT_FSIZE, 1 << 20),
+                b -> b.rlimit(RLIMIT_FSIZE, 1 << 20, 1 << 20).dropCaps());
+    }
+
+    private static long ulimitHardFsize() throws IOException {
+        for (String l : Files.readAllLines(Path.of("/proc/self/limits"))) {
+            if (l.startsWith("Max file size")) {
+                String hard = l.substring(25).trim().split("\\s+")[1];
+                return hard.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(hard);
+            }
+        }
+        throw new IllegalStateException("no file size line in /proc/self/limits");
+    }
+
+    @Test
+    void aResourceCanaryWithoutItsCeilingIsRefusedAsInconsistent() throws IOException {
+        LauncherFixture.Result r = LauncherFixture.run(LauncherFixture.sh("exit 0").canary(64, 0, 0, "", "")
+                .build(), dir);
+        StartOutcome.Refused refused = assertInstanceOf(StartOutcome.Refused.class, r.start(), r.toString());
+        assertEquals("inconsistent", refused.reason(), r.toString());
+    }
+
+    /**
+     * Broken: the host's network namespace and no socket filter, so the DNS datagram to 198.18.0.53 leaves
+     * (through the default route; the test fails loudly on a host without one). Control: a namespace of the
+     * program's own, whose only route is its loopback: ENETUNREACH.
+     */
+    @Test
+    void anOutsideResolverRefusesAndANetworkNamespaceDeniesIt() throws IOException {
+        brokenThenFixed(128, "name_resolution", b -> b.canary(128, 0, 0, "", ""), b -> b
+                .namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp());
+    }
+
+    /** Broken: no filter, keyctl answers with the keyring's id. Control: a filter denying keyctl (250). */
+    @Test
+    void aReachableKeyringRefusesAndTheFilterDeniesIt() throws IOException {
+        brokenThenFixed(256, "credential", b -> b.canary(256, 0, 0, "", ""), b -> b.seccomp(0, denyOne(250)));
+    }
+
+    private static final int RLIMIT_FSIZE = 1;
+
+    /** x86_64-only cBPF: one syscall number fails with EPERM, everything else is allowed. */
+    private static byte[] denyOne(int nr) {
+        ByteBuffer b = ByteBuffer.allocate(7 * 8).order(ByteOrder.LITTLE_ENDIAN);
+        insn(b, 0x20, 0, 0, 4);
+        insn(b, 0x15, 1, 0, 0xC000003E);
+        insn(b, 0x06, 0, 0, 0x80000000);
+        insn(b, 0x20, 0, 0, 0);
+        insn(b, 0x15, 0, 1, nr);
+        insn(b, 0x06, 0, 0, 0x00050000 | 1);
+        insn(b, 0x06, 0, 0, 0x7FFF0000);
+        return b.array();
+    }
+
     /** x86_64-only cBPF: clone(56), fork(57), vfork(58) and clone3(435) fail with EPERM. */
     private static byte[] denyFork() {
         ByteBuffer b = ByteBuffer.allocate(10 * 8).order(ByteOrder.LITTLE_ENDIAN);

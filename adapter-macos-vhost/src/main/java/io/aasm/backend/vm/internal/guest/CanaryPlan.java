@@ -23,13 +23,14 @@ public record CanaryPlan(Set<CapabilityDomain> domains, String nonce) {
 
     /** The domains the agent has a canary for. */
     public static final Set<CapabilityDomain> SUPPORTED = EnumSet.of(CapabilityDomain.FILESYSTEM_READ,
-            CapabilityDomain.FILESYSTEM_WRITE, CapabilityDomain.NETWORK_EGRESS);
+            CapabilityDomain.FILESYSTEM_WRITE, CapabilityDomain.NETWORK_EGRESS, CapabilityDomain.PROCESS_CREATION);
 
     static int bit(CapabilityDomain d) {
         return switch (d) {
             case FILESYSTEM_READ -> 1;
             case FILESYSTEM_WRITE -> 2;
             case NETWORK_EGRESS -> 4;
+            case PROCESS_CREATION -> 8; // guest/canary.h: beyond proto.h's bits
             default -> throw new IllegalArgumentException("the guest agent has no canary for " + d.token());
         };
     }
@@ -44,6 +45,7 @@ public record CanaryPlan(Set<CapabilityDomain> domains, String nonce) {
             case FILESYSTEM_READ -> "listing the view's root, which no read grant covers";
             case FILESYSTEM_WRITE -> "creating a file in the view's root, which no write grant covers";
             case NETWORK_EGRESS -> "a TCP connect to 10.0.2.2:9 (the host side of a user-mode network)";
+            case PROCESS_CREATION -> "fork(2), which the guest's seccomp program must answer EPERM";
             default -> "?";
         };
     }

@@ -62,6 +62,14 @@ public record GuestPlan(String program, List<String> argv, Map<String, String> e
         }
     }
 
+    /** This plan with {@code extra} joined to its environment (the mediation session's proxy variables). */
+    public GuestPlan withEnvironment(Map<String, String> extra) {
+        Map<String, String> env = new TreeMap<>(environment);
+        env.putAll(extra);
+        return new GuestPlan(program, argv, env, workingDirectory, uid, gid, shares, view, rlimits, memoryMax, pidsMax,
+                landlock, rules, seccomp);
+    }
+
     /** Never prints environment values. */
     @Override
     public String toString() {

@@ -24,7 +24,13 @@ public final class GuestSession implements AutoCloseable {
         int read(byte[] buf) throws IOException;
     }
 
+    /** Takes the frames of the proxy port's streams (PROTOCOL.md, "Egress"); false for any other frame. */
+    public interface StreamSink {
+        boolean accept(Frame f);
+    }
+
     private final FrameChannel channel;
+    private volatile StreamSink streams = f -> false;
     private final CompletableFuture<GuestEnd> end = new CompletableFuture<>();
     private final AtomicBoolean relaying = new AtomicBoolean();
 
@@ -71,6 +77,16 @@ public final class GuestSession implements AutoCloseable {
         }
     }
 
+    /** Where the proxy port's stream frames go; set before {@link #relay}. Without it they are dropped. */
+    public void streams(StreamSink sink) {
+        this.streams = sink;
+    }
+
+    /** The channel the session speaks on (a stream sink answers on it). */
+    public FrameChannel channel() {
+        return channel;
+    }
+
     /** Starts copying output and pumping stdin; the launch ends with {@link #awaitEnd}. Call once. */
     public void relay(Input stdin, Output stdout, Output stderr) {
         if (!relaying.compareAndSet(false, true)) {
@@ -91,6 +107,9 @@ public final class GuestSession implements AutoCloseable {
                     return;
                 }
                 Frame x = f.get();
+                if (streams.accept(x)) {
+                    continue;
+                }
                 if (x.type() == FrameType.STDOUT && outOpen) {
                     outOpen = copy(stdout, x);
                 } else if (x.type() == FrameType.STDERR && errOpen) {

@@ -14,7 +14,7 @@ import java.util.Map;
 public final class PlanEncoder {
     static final int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04, IDS = 0x05, SEED = 0x10, CLOCK = 0x11,
             SHARE = 0x20, BIND = 0x21, TMPFS = 0x22, SYMLINK = 0x23, DIR = 0x24, FILE = 0x25, PROC = 0x26, SYSFS = 0x27,
-            RLIMIT = 0x30, CGROUP = 0x31, LANDLOCK = 0x40, SECCOMP = 0x50, FLAGS = 0x60, CANARY = 0x70;
+            RLIMIT = 0x30, CGROUP = 0x31, LANDLOCK = 0x40, SECCOMP = 0x50, FLAGS = 0x60, CANARY = 0x70, PROXY = 0x80;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -29,6 +29,12 @@ public final class PlanEncoder {
 
     /** {@code canaries}: the launch's canaries, when it asks for any. */
     public static byte[] encode(GuestPlan p, byte[] seed, Instant now, java.util.Optional<CanaryPlan> canaries) {
+        return encode(p, seed, now, canaries, java.util.OptionalInt.empty());
+    }
+
+    /** {@code proxyPort}: where the agent listens on the guest's loopback and relays to the host (R_PROXY). */
+    public static byte[] encode(GuestPlan p, byte[] seed, Instant now, java.util.Optional<CanaryPlan> canaries,
+                                java.util.OptionalInt proxyPort) {
         if (seed.length < 32 || seed.length > 256) {
             throw new IllegalArgumentException("the seed is 32 to 256 bytes");
         }
@@ -56,6 +62,7 @@ public final class PlanEncoder {
         e.record(FLAGS, ByteBuffer.allocate(4).putInt(p.landlock() ? 1 : 0).array());
         canaries.filter(c -> c.mask() != 0).ifPresent(c -> e.record(CANARY, concat(ByteBuffer.allocate(4)
                 .putInt(c.mask()).array(), bytes(c.nonce()))));
+        proxyPort.ifPresent(port -> e.record(PROXY, new byte[] {(byte) (port >>> 8), (byte) port}));
         return e.out.toByteArray();
     }
 

@@ -6,19 +6,27 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * One launch lowered for the VM: the plan the agent installs, the host folder behind each share slot, the
- * wall clock the host enforces, and per stated domain the steps that install it (what reports show).
+ * wall clock the host enforces, per stated domain the steps that install it (what reports show), and the
+ * guest's proxy port when its egress grants go through the launch's mediation session.
  */
 public record VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
-                       Map<CapabilityDomain, List<String>> installed) {
+                       Map<CapabilityDomain, List<String>> installed, OptionalInt proxyPort) {
     /** A share slot: which device, the host folder behind it, and whether the host refuses writes to it. */
     public record ShareSlot(int slot, String hostPath, boolean readOnly) {
     }
 
+    public VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
+                    Map<CapabilityDomain, List<String>> installed) {
+        this(plan, slots, wallClockSeconds, installed, OptionalInt.empty());
+    }
+
     public VmLaunch {
+        java.util.Objects.requireNonNull(proxyPort);
         slots = List.copyOf(slots);
         EnumMap<CapabilityDomain, List<String>> copy = new EnumMap<>(CapabilityDomain.class);
         installed.forEach((d, s) -> copy.put(d, List.copyOf(s)));

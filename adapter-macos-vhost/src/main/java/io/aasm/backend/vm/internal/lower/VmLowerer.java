@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -68,11 +69,20 @@ public final class VmLowerer {
             view.sort(Comparator.comparingInt(o -> HostPaths.depth(o.target())));
         }
         Scope egress = scopes.get(CapabilityDomain.NETWORK_EGRESS);
+        OptionalInt proxyPort = OptionalInt.empty();
         if (egress instanceof Scope.Egress e && !e.grants().isEmpty()) {
-            return new VmLowering.Refused(CapabilityDomain.NETWORK_EGRESS, ((Route.Unsupported) new VmRoutes(slots, 0, 0)
-                    .route(ControlRequirement.strict(CapabilityDomain.NETWORK_EGRESS, egress))).reason());
+            Route route = new VmRoutes(slots, 0, 0).route(ControlRequirement.strict(CapabilityDomain.NETWORK_EGRESS,
+                    egress), spec.transport());
+            if (route instanceof Route.Unsupported u) {
+                return new VmLowering.Refused(CapabilityDomain.NETWORK_EGRESS, u.reason());
+            }
+            proxyPort = VmRoutes.mediatedPort(egress, spec.transport());
+            put(steps, scopes, CapabilityDomain.NETWORK_EGRESS, List.of("no network device in the guest", "the guest "
+                    + "agent listens on 127.0.0.1:" + proxyPort.getAsInt() + " and [::1]:" + proxyPort.getAsInt()
+                    + " before the program exists and relays each connection to the mediation session"));
+        } else {
+            put(steps, scopes, CapabilityDomain.NETWORK_EGRESS, List.of("no network device in the guest"));
         }
-        put(steps, scopes, CapabilityDomain.NETWORK_EGRESS, List.of("no network device in the guest"));
         List<byte[]> programs = new ArrayList<>();
         try {
             programs.add(seccomp.baseline());
@@ -108,7 +118,7 @@ public final class VmLowerer {
                 layout.slots().stream().map(s -> new GuestPlan.Share(s.slot(), s.readOnly())).toList(), view,
                 limits.rlimits(), limits.memory(), limits.pids(), layout.landlock(), rules, programs);
         return new VmLowering.Lowered(new VmLaunch(plan, layout.slots().stream().map(s -> new VmLaunch.ShareSlot(s.slot(),
-                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps));
+                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort));
     }
 
     private static List<String> argv(ExecutionSpec spec) {

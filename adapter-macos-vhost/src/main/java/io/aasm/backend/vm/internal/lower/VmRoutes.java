@@ -2,9 +2,14 @@ package io.aasm.backend.vm.internal.lower;
 
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
+import io.aasm.ports.policy.EgressGrant;
+import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
+import io.aasm.ports.transport.TransportMediation;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -40,6 +45,11 @@ public final class VmRoutes {
     }
 
     public Route route(ControlRequirement r) {
+        return route(r, TransportMediation.notRequested());
+    }
+
+    /** {@code transport}: the kernel's decision for the launch (an egress grant needs it mediated). */
+    public Route route(ControlRequirement r, TransportMediation transport) {
         Scope s = r.scope();
         return switch (r.domain()) {
             case FILESYSTEM_READ -> new Route.Supported("virtio-9p shares of the granted host folders, read-only at the "
@@ -56,7 +66,7 @@ public final class VmRoutes {
                     + " as the caller's user: they belong to the caller", "a write grant of a single file cannot be "
                     + "shared (grant its folder)", "aasm's own state is read-only inside every view; a write grant "
                     + "inside it refuses", "at most " + slots + " granted folders (one share slot each)"), List.of());
-            case NETWORK_EGRESS -> egress(s);
+            case NETWORK_EGRESS -> egress(s, transport);
             case NAME_RESOLUTION -> new Route.Supported("generated /etc/hosts (the pinned table only), resolv.conf "
                     + "naming no server and nsswitch.conf (files only) bound into the view; the guest has no network "
                     + "device, so no resolver outside it is reachable", List.of("a program that reads another hosts "
@@ -79,14 +89,54 @@ public final class VmRoutes {
         };
     }
 
-    private Route egress(Scope s) {
-        if (s instanceof Scope.Egress e && !e.grants().isEmpty()) {
-            return new Route.Unsupported("an egress grant reaches the network only through the transport-mediation "
-                    + "proxy, which this backend does not have yet: the guest has no network device");
+    /** The guest's proxy port for a launch whose egress grants go through its mediation session. */
+    public static OptionalInt mediatedPort(Scope scope, TransportMediation transport) {
+        return transport.mediated() && scope instanceof Scope.Egress e && !e.grants().isEmpty()
+                && e.grants().stream().noneMatch(g -> g.loopbackOnly() || g.protocol() == Protocol.UDP)
+                ? OptionalInt.of(transport.boundaryPort()) : OptionalInt.empty();
+    }
+
+    private Route egress(Scope s, TransportMediation transport) {
+        if (!(s instanceof Scope.Egress e) || e.grants().isEmpty()) {
+            return new Route.Supported("the guest has no network device: only its own loopback exists, and nothing of"
+                    + " the host's network is routable from it", List.of("the guest's own loopback works inside the "
+                    + "tree"), List.of());
         }
-        return new Route.Supported("the guest has no network device: only its own loopback exists, and nothing of the "
-                + "host's network is routable from it", List.of("the guest's own loopback works inside the tree"),
-                List.of());
+        Optional<EgressGrant> loopback = e.grants().stream().filter(EgressGrant::loopbackOnly).findFirst();
+        if (loopback.isPresent()) {
+            return new Route.Unsupported("a loopback grant cannot be honoured in a guest: its 127.0.0.1 is the guest's"
+                    + " own, and the guest reaches nothing but the transport-mediation proxy; name the host's service by"
+                    + " a host name pinned to its address (network.name_resolution.hosts) and grant that name, or use "
+                    + "another backend");
+        }
+        Optional<EgressGrant> udp = e.grants().stream().filter(g -> g.protocol() == Protocol.UDP).findFirst();
+        if (udp.isPresent()) {
+            return new Route.Unsupported("a UDP grant to '" + udp.get().host() + "' cannot be mediated: the proxy "
+                    + "carries TCP streams only (HTTP CONNECT, plain HTTP, SOCKS5 CONNECT); drop the grant, or set "
+                    + "network.egress posture: optional to run without it");
+        }
+        if (!transport.mediated()) {
+            return new Route.Unsupported("an egress grant leaves a guest only through transport mediation (the "
+                    + "supervisor's proxy, relayed over the VM's control channel), and this launch is not mediated ("
+                    + transport.detail() + "): nothing else enforces a host grant in a guest; drop --no-proxy, use "
+                    + "another backend, or set network.egress posture: optional to run without the grant");
+        }
+        int port = transport.boundaryPort();
+        return new Route.Supported("transport mediation: the guest has no network device; the guest agent (PID 1) "
+                + "listens on 127.0.0.1:" + port + " and [::1]:" + port + " inside the guest (made before the program,"
+                + " never inherited) and carries each connection over the VM's control channel to the host, which "
+                + "joins it to this launch's mediation session, preamble first", List.of(
+                "beyond its own loopback the program reaches only the supervisor's proxy at 127.0.0.1:" + port
+                        + " (HTTP CONNECT, plain HTTP and SOCKS5 CONNECT); its proxy variables name it, and a program "
+                        + "that ignores them has no route out (the guest has no network device)",
+                "the proxy admits a connection only to a granted destination, resolves names itself (pinned names "
+                        + "first) and dials the address it resolved",
+                "the proxy sees destinations, not content (no TLS inspection)",
+                "the session's credential (preamble) is written by the host, outside the guest: the program never "
+                        + "sees it",
+                "UDP reaches nothing outside the guest; names resolve inside it only from the pinned hosts file",
+                "at most " + io.aasm.backend.vm.internal.guest.FrameType.NET_MAX_STREAMS + " proxy connections at "
+                        + "once; more are reset"), List.of());
     }
 
     private Route resource(Scope s) {

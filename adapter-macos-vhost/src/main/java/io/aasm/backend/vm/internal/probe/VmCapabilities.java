@@ -54,10 +54,16 @@ public class VmCapabilities {
 
     /** The general reports, with each stated domain's replaced by the report for its own scope. */
     public BackendCapabilities narrowed(List<ControlRequirement> stated) {
+        return narrowed(stated, io.aasm.ports.transport.TransportMediation.notRequested());
+    }
+
+    /** As {@link #narrowed(List)}, an egress grant's route decided by the launch's transport mediation. */
+    public BackendCapabilities narrowed(List<ControlRequirement> stated,
+                                        io.aasm.ports.transport.TransportMediation transport) {
         BackendCapabilities g = general();
         Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(g.reports());
         for (ControlRequirement r : stated) {
-            reports.put(r.domain(), report(r.domain(), routes.route(r)));
+            reports.put(r.domain(), report(r.domain(), routes.route(r, transport)));
         }
         return new BackendCapabilities(g.availability(), g.platformBoundary(), reports, g.measuredAt());
     }

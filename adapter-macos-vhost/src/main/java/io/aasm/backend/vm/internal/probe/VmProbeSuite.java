@@ -30,15 +30,22 @@ import java.util.TreeMap;
  */
 public final class VmProbeSuite {
     /** Part of the probe cache key: raise it whenever a probe changes what it runs or how it judges. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     private static final List<String> SYSTEM_READ = List.of("/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc");
 
     private final ProbeRunner runner;
     private final Path scratchRoot;
+    private final RelayPair.MediatedRunner mediated;
 
     public VmProbeSuite(ProbeRunner runner, Path scratchRoot) {
+        this(runner, scratchRoot, null);
+    }
+
+    /** {@code mediated}: runs a launch whose proxy port leads to a given endpoint (the relay pair); null: none. */
+    public VmProbeSuite(ProbeRunner runner, Path scratchRoot, RelayPair.MediatedRunner mediated) {
         this.runner = runner;
         this.scratchRoot = scratchRoot;
+        this.mediated = mediated;
     }
 
     public Map<CapabilityDomain, ProbeResult> runAll() {
@@ -57,7 +64,7 @@ public final class VmProbeSuite {
             return switch (d) {
                 case FILESYSTEM_READ -> fsRead(s);
                 case FILESYSTEM_WRITE -> fsWrite(s);
-                case NETWORK_EGRESS -> HostControl.network(this, s);
+                case NETWORK_EGRESS -> both(HostControl.network(this, s), relay(s));
                 case NAME_RESOLUTION -> names(s);
                 case SYSCALL -> syscall(s);
                 case PROCESS_CREATION -> process(s);
@@ -73,6 +80,21 @@ public final class VmProbeSuite {
         } finally {
             HostControl.delete(s);
         }
+    }
+
+    /**
+     * Egress prevents only when both pairs hold: the guest reaches nothing without a grant, and with one its only
+     * way out is the proxy port (the way through arrives, the way around does not).
+     */
+    static ProbeResult both(ProbeResult own, ProbeResult relay) {
+        String detail = own.detail() + "; proxy port: " + relay.detail();
+        return own.verdict() == ProbeResult.Verdict.DENIAL_OBSERVED && relay.verdict() == ProbeResult.Verdict.DENIAL_OBSERVED
+                ? ProbeResult.observed(detail) : ProbeResult.inconclusive(detail);
+    }
+
+    private ProbeResult relay(Path s) throws IOException, LaunchException, InterruptedException {
+        return mediated == null ? ProbeResult.inconclusive("no mediated runner: the proxy port was not probed")
+                : RelayPair.run(mediated, s);
     }
 
     /** {@code sh -c 'sh -c "action; :"; :'} in the guest, with these requirements (system paths readable). */

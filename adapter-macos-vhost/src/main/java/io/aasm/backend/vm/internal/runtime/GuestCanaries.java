@@ -4,11 +4,11 @@ import io.aasm.backend.vm.internal.guest.CanaryPlan;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.capability.CapabilityDomain;
-import io.aasm.ports.evidence.ClaimTerm;
-import io.aasm.ports.evidence.EvidenceKind;
 import io.aasm.ports.evidence.EvidenceRecord;
+import io.aasm.support.canary.CanaryRecords;
+import io.aasm.support.canary.CanaryVerdict;
 import java.security.SecureRandom;
-import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -43,6 +43,10 @@ final class GuestCanaries {
         if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS)) {
             d.add(CapabilityDomain.NETWORK_EGRESS);
         }
+        // Denied outright (a seccomp program), not a ceiling: reaching pids.max would take that many processes.
+        if (installed.containsKey(CapabilityDomain.PROCESS_CREATION) && launch.plan().pidsMax().isEmpty()) {
+            d.add(CapabilityDomain.PROCESS_CREATION);
+        }
         if (d.isEmpty()) {
             return Optional.empty();
         }
@@ -51,21 +55,24 @@ final class GuestCanaries {
         return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce)));
     }
 
-    /** One DECISION record per canary the agent reported denied under this launch's nonce. */
+    /**
+     * One DECISION record per canary the agent reported denied under this launch's nonce (the shared rule of
+     * every backend; the agent reports the error's name, not its number). A report of another launch proves
+     * nothing here, and a canary that got through never reaches this point: the agent refused the launch.
+     */
     static List<EvidenceRecord> decisions(Optional<CanaryPlan> asked, Map<String, String> started) {
-        List<EvidenceRecord> out = new ArrayList<>();
         if (asked.isEmpty() || !asked.get().nonce().equals(started.get("canary_nonce"))) {
-            return out;
+            return List.of();
         }
+        Map<CapabilityDomain, CanaryVerdict> verdicts = new EnumMap<>(CapabilityDomain.class);
         for (CapabilityDomain d : asked.get().domains()) {
-            String v = started.getOrDefault("canary." + d.token(), "");
-            if (v.startsWith("denied:")) {
-                out.add(new EvidenceRecord(EvidenceKind.DECISION, Optional.of(d), ClaimTerm.DENIED_BEFORE_EXECUTION,
-                        "canary " + asked.get().nonce() + ": " + CanaryPlan.attempt(d) + ", attempted by the program's "
-                                + "process inside its guest boundary right before execve, was denied ("
-                                + v.substring("denied:".length()) + ")"));
+            if (started.getOrDefault("canary." + d.token(), "").startsWith("denied:")) {
+                verdicts.put(d, CanaryVerdict.denied(0));
             }
         }
-        return out;
+        return CanaryRecords.of(new CanaryRecords.Launch(asked.get().nonce(), asked.get().domains(),
+                d -> CanaryPlan.attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
+                        "denied:".length()) + ")", "by the program's process inside its guest boundary right before "
+                + "execve"), verdicts, Optional.empty());
     }
 }

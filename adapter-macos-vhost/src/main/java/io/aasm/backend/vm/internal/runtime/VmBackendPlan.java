@@ -42,6 +42,13 @@ public record VmBackendPlan(ExecutionSpec spec, BackendCapabilities capabilities
         return ((VmLowering.Lowered) lowering.get()).launch().installed().getOrDefault(requirement.domain(), List.of());
     }
 
+    /** A plan whose egress grants were lowered to the guest's proxy port carries the launch's mediation. */
+    @Override
+    public boolean relaysTransport() {
+        return lowering.isPresent() && lowering.get() instanceof VmLowering.Lowered l
+                && l.launch().proxyPort().isPresent();
+    }
+
     @Override
     public Optional<DescriptorInventory> plannedDescriptors() {
         return Optional.of(SEALED);

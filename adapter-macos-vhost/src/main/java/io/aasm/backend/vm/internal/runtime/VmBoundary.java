@@ -1,6 +1,7 @@
 package io.aasm.backend.vm.internal.runtime;
 
 import io.aasm.backend.vm.internal.guest.GuestPlan;
+import io.aasm.backend.vm.internal.guest.GuestSession;
 import io.aasm.backend.vm.internal.lower.Seccomp;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.backend.vm.internal.lower.VmLowerer;
@@ -24,8 +25,10 @@ import io.aasm.ports.backend.PlannedRequirement;
 import io.aasm.ports.backend.RequirementOutcome;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.Scope;
+import io.aasm.ports.transport.RelayEndpoint;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,7 +42,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class VmBoundary {
     /** The backend's version: part of the probe cache key, so a new lowering or agent is measured again. */
-    static final String VERSION = "0.2.0";
+    static final String VERSION = "0.3.0";
     private final String id;
     private final String source;
     private final Hypervisor hypervisor;
@@ -60,7 +63,8 @@ public final class VmBoundary {
         this.seccompProblem = why.toString();
         this.starts = new VmStarts(hypervisor, timers, settings.answerMillis());
         this.probes = new ProbeState(id, VERSION, settings, hypervisor,
-                () -> new VmProbeSuite(this::runDirect, settings.scratchDir()));
+                () -> new VmProbeSuite(this::runDirect, settings.scratchDir(),
+                        (spec, endpoint, env) -> runMediated(spec, endpoint, env, (b, o, l) -> { })));
     }
 
     public BackendIdentity identity() {
@@ -101,7 +105,7 @@ public final class VmBoundary {
                     Optional.empty());
         }
         VmCapabilities m = measured(false); // the first use on a host measures (a listing never does)
-        BackendCapabilities caps = m.narrowed(spec.requirements());
+        BackendCapabilities caps = m.narrowed(spec.requirements(), spec.transport());
         if (!caps.available()) {
             return new VmBackendPlan(spec, caps, Optional.empty());
         }
@@ -125,7 +129,17 @@ public final class VmBoundary {
         Optional<VmLowering> own = plan.backendPlan() instanceof VmBackendPlan p && p.spec().equals(spec)
                 && enforced.equals(spec.requirements()) ? p.lowering() : Optional.empty();
         VmLowering lowering = own.orElseGet(() -> lowerer().lower(spec, enforced, settings.uid(), settings.gid()));
-        return new VmPreparedLaunch(id, installable(lowering), spec.stdio(), starts, hypervisor.describe());
+        VmLaunch launch = installable(lowering);
+        Optional<VmStarts.Mediated> mediated = Optional.empty();
+        if (launch.proxyPort().isPresent()) {
+            // the grant is enforced by the session alone: without its relay endpoint nothing may start
+            mediated = plan.mediation().flatMap(m -> m.relay().map(r -> new VmStarts.Mediated(r, m.environment())));
+            if (mediated.isEmpty()) {
+                throw new LaunchException(LaunchFailureKind.BOUNDARY_REFUSED, "network_egress: the launch's egress "
+                        + "grants need its transport-mediation session with a relay endpoint, and the kernel opened none");
+            }
+        }
+        return new VmPreparedLaunch(id, launch, mediated, spec.stdio(), starts, hypervisor.describe());
     }
 
     /** Lowers and runs one launch to its end, bypassing negotiation, stdio detached: the probes' way in. */
@@ -139,16 +153,33 @@ public final class VmBoundary {
      * the kernel or any configuration.
      */
     public ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter) throws LaunchException {
+        return runDirect(spec, alter, Optional.empty(), (b, o, l) -> { });
+    }
+
+    /**
+     * As {@link #runDirect(ExecutionSpec)} for a mediated spec: its proxy port leads to {@code endpoint} (a
+     * session, or a probe's stand-in for one), {@code environment} joins the program's, and its stdout goes to
+     * {@code stdout}. The relay probe's and the tests' way in.
+     */
+    public ExitDisposition runMediated(ExecutionSpec spec, RelayEndpoint endpoint, Map<String, String> environment,
+                                       GuestSession.Output stdout) throws LaunchException {
+        return runDirect(spec, UnaryOperator.identity(), Optional.of(new VmStarts.Mediated(endpoint, environment)),
+                stdout);
+    }
+
+    private ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter,
+                                      Optional<VmStarts.Mediated> mediated, GuestSession.Output stdout)
+            throws LaunchException {
         VmLaunch lowered = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
         VmLaunch launch = new VmLaunch(alter.apply(lowered.plan()), lowered.slots(), lowered.wallClockSeconds(),
-                lowered.installed());
-        Started s = starts.start(launch);
-        s.session().relay(buf -> -1, (b, o, l) -> { }, (b, o, l) -> { });
+                lowered.installed(), lowered.proxyPort());
+        Started s = starts.start(launch, mediated);
+        s.session().relay(buf -> -1, stdout, (b, o, l) -> { });
         try {
             return new VmExecution(id, s, hypervisor.describe()).await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            s.machine().close();
+            s.kill();
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "interrupted");
         }
     }

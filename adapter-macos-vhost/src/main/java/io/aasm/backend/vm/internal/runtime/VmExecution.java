@@ -45,7 +45,7 @@ public final class VmExecution implements Execution {
         if (e.isEmpty()) {
             deadlineHit = true;
         }
-        started.machine().close(); // host-driven teardown: nothing of the tree outlives the VM
+        started.kill(); // host-driven teardown: nothing of the tree outlives the VM
         started.session().abandon("the VM was killed");
         end = e.orElse(new GuestEnd.Lost("the wall-clock ceiling was reached"));
         disposition = map(end);
@@ -74,7 +74,7 @@ public final class VmExecution implements Execution {
             return started.session().signal(SIGTERM, TREE);
         }
         killed = true;
-        started.machine().close();
+        started.kill();
         started.session().abandon("the VM was killed on request");
         return true;
     }

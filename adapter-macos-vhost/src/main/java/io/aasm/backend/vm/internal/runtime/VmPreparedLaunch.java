@@ -12,14 +12,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class VmPreparedLaunch implements PreparedLaunch {
     private final String backendId;
     private final VmLaunch launch;
+    private final java.util.Optional<VmStarts.Mediated> mediated;
     private final Stdio stdio;
     private final VmStarts starts;
     private final String hypervisor;
     private final AtomicBoolean used = new AtomicBoolean();
 
-    VmPreparedLaunch(String backendId, VmLaunch launch, Stdio stdio, VmStarts starts, String hypervisor) {
+    VmPreparedLaunch(String backendId, VmLaunch launch, java.util.Optional<VmStarts.Mediated> mediated, Stdio stdio,
+                     VmStarts starts, String hypervisor) {
         this.backendId = backendId;
         this.launch = launch;
+        this.mediated = mediated;
         this.stdio = stdio;
         this.starts = starts;
         this.hypervisor = hypervisor;
@@ -30,7 +33,7 @@ final class VmPreparedLaunch implements PreparedLaunch {
         if (!used.compareAndSet(false, true)) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "this preparation was already spawned or closed");
         }
-        Started s = starts.start(launch);
+        Started s = starts.start(launch, mediated);
         int[] fds = HostStdio.fds(stdio);
         s.session().relay(HostStdio.input(fds[0]), HostStdio.output(fds[1]), HostStdio.output(fds[2]));
         return new VmExecution(backendId, s, hypervisor);

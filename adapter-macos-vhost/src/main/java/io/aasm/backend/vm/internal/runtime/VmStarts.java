@@ -1,5 +1,7 @@
 package io.aasm.backend.vm.internal.runtime;
 
+import io.aasm.backend.vm.internal.egress.GuestEgress;
+import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.guest.GuestSession;
 import io.aasm.backend.vm.internal.guest.PlanEncoder;
 import io.aasm.backend.vm.internal.guest.StartOutcome;
@@ -7,7 +9,9 @@ import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.backend.vm.internal.guest.CanaryPlan;
+import io.aasm.ports.transport.RelayEndpoint;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -33,7 +37,21 @@ final class VmStarts {
         this.answerMillis = answerMillis;
     }
 
+    /** The mediation session a launch's proxy port leads to, and the variables that name the port. */
+    record Mediated(RelayEndpoint endpoint, Map<String, String> environment) {
+    }
+
     Started start(VmLaunch launch) throws LaunchException {
+        return start(launch, Optional.empty());
+    }
+
+    /** {@code mediated}: required exactly when the launch has a proxy port. */
+    Started start(VmLaunch launch, Optional<Mediated> mediated) throws LaunchException {
+        if (launch.proxyPort().isPresent() != mediated.isPresent()) {
+            throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, launch.proxyPort().isPresent()
+                    ? "an egress grant needs this launch's mediation session, and none was opened"
+                    : "a mediation session was given to a launch without a proxy port");
+        }
         long t0 = System.nanoTime();
         Machine m;
         try {
@@ -46,11 +64,14 @@ final class VmStarts {
         byte[] seed = new byte[64];
         RANDOM.nextBytes(seed);
         Optional<CanaryPlan> canaries = GuestCanaries.choose(launch);
-        StartOutcome out = session.start(PlanEncoder.encode(launch.plan(), seed, Instant.now(), canaries));
+        GuestPlan plan = mediated.map(x -> launch.plan().withEnvironment(x.environment())).orElse(launch.plan());
+        StartOutcome out = session.start(PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort()));
         watchdog.cancel(false);
         long answered = (System.nanoTime() - t0) / 1_000_000L;
         if (out instanceof StartOutcome.Started s) {
-            return new Started(launch, m, session, s.fields(), t0, m.startMillis(), answered, canaries);
+            Optional<GuestEgress> egress = mediated.map(x -> new GuestEgress(session.channel(), x.endpoint()));
+            egress.ifPresent(session::streams);
+            return new Started(launch, m, session, s.fields(), t0, m.startMillis(), answered, canaries, egress);
         }
         m.close();
         if (out instanceof StartOutcome.Refused r && r.token().equals("canary_escaped")) {

@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal.canary;
 
+import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,22 +8,20 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
+import java.util.stream.Collectors;
 
 /**
- * The supervisor's side of one launch's canaries: a folder named by a per-launch nonce beneath the
- * backend's own state (outside every grant: {@link CanaryChoice}) holding the file the read canary opens,
- * the name the write canary tries to create and the FIFO the guard reads the shim's record from; and the
- * loopback listener the egress canary tries to reach. After the run it checks from outside what a canary
+ * The supervisor's side of one launch's canaries: in the folder shared by the supervisor's launches beneath
+ * the backend's own state (outside every grant: {@link CanaryChoice}; {@link CanaryHome}), the file the read
+ * canary opens, the name (with this launch's nonce) the write canary tries to create and the FIFO the guard
+ * reads the shim's record from; and the loopback listener the egress canary tries to reach. After the run it checks from outside what a canary
  * could have done that the record would not show.
  */
 public final class CanaryBait implements AutoCloseable {
@@ -31,6 +30,8 @@ public final class CanaryBait implements AutoCloseable {
     private final String nonce;
     private final Path dir;
     private final Optional<ServerSocketChannel> listener;
+    /** Read once while the listener is open: the evidence may be written after close() has closed it. */
+    private final int port;
     private Optional<String> outside;
     private boolean closed;
 
@@ -41,18 +42,17 @@ public final class CanaryBait implements AutoCloseable {
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
+        this.port = listener.map(CanaryBait::boundPort).orElse(0);
     }
 
-    /** Makes what the chosen canaries need; an egress canary without a free listener port is left out. */
+    /**
+     * Makes what the chosen canaries need for this launch: a nonce and, with an egress canary, a listener
+     * (left out without a free port). The folder and the read canary's file are shared (CanaryHome).
+     */
     public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
         String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-        Files.createDirectories(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        Path dir = Files.createDirectory(root.resolve("launch-" + nonce),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path dir = CanaryHome.folder(root);
         Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
-        if (kinds.contains(CanaryKind.FS_READ)) {
-            Files.writeString(dir.resolve("read-" + nonce), nonce);
-        }
         Optional<ServerSocketChannel> listener = Optional.empty();
         if (kinds.contains(CanaryKind.EGRESS)) {
             listener = listen(choice);
@@ -91,7 +91,7 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     private Path readFile() {
-        return dir.resolve("read-" + nonce);
+        return CanaryHome.readFile(dir);
     }
 
     private Path writeFile() {
@@ -99,13 +99,15 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     int port() {
-        return listener.map(l -> {
-            try {
-                return ((InetSocketAddress) l.getLocalAddress()).getPort();
-            } catch (IOException e) {
-                return 0;
-            }
-        }).orElse(0);
+        return port;
+    }
+
+    private static int boundPort(ServerSocketChannel l) {
+        try {
+            return ((InetSocketAddress) l.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** The shim's canary words (canary.c), placed between its filter and {@code --}. */
@@ -119,10 +121,21 @@ public final class CanaryBait implements AutoCloseable {
                 case SYSCALL -> "canary:sys=" + choice.syscall().orElseThrow().number();
                 case PROCESS -> "canary:fork";
                 case SIGNAL -> "canary:signal";
+                case KEYRING -> "canary:keyring";
+                case RLIMIT -> "canary:rlimit=" + CanaryChoice.RLIMIT_NOFILE + ":" + choice.openFiles().orElseThrow();
             });
         }
         return out;
     }
+
+    /** How the canary line is judged: this launch's nonce, its planned domains, and what each attempted. */
+    public CanaryRecords.Launch launch() {
+        return new CanaryRecords.Launch(nonce, kinds.stream().map(CanaryKind::domain).collect(Collectors.toSet()),
+                d -> attempt(CanaryKind.of(d)), WHERE);
+    }
+
+    private static final String WHERE = "inside sandlock's sandbox, by the process that then became the program, before it ran; the record is the"
+            + " first line of this launch's FIFO, written before the program existed";
 
     /** What each kind attempted, for the evidence record. */
     public String attempt(CanaryKind kind) {
@@ -134,6 +147,9 @@ public final class CanaryBait implements AutoCloseable {
                     + " (denied by the policy's deny list)";
             case PROCESS -> "fork(2) under --max-processes=1";
             case SIGNAL -> "signal 0 to sandlock's own process, outside the sandbox";
+            case KEYRING -> "keyctl(2) on the caller's user keyring (sandlock's default blocklist)";
+            case RLIMIT -> "raising the hard RLIMIT_NOFILE " + choice.openFiles().orElse(0) + " by one (needs "
+                    + "CAP_SYS_RESOURCE)";
         };
     }
 
@@ -165,7 +181,7 @@ public final class CanaryBait implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Closes the listener and removes the folder (the guard already removed the FIFO). */
+    /** Closes the listener and removes this launch's names from the shared folder (the FIFO is the guard's). */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -180,10 +196,12 @@ public final class CanaryBait implements AutoCloseable {
                 // nothing listens any more
             }
         });
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a folder left behind holds nothing but empty canary files
+        for (Path p : List.of(writeFile(), fifo())) {
+            try {
+                Files.deleteIfExists(p); // the write canary's file exists only if a boundary let it through
+            } catch (IOException e) {
+                // an empty canary file left in the backend's own state
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -24,12 +25,21 @@ import java.util.Set;
  *
  * @param syscall the denied call the SYSCALL kind makes (name and number); present exactly with that kind
  * @param grantedPorts the egress grants' port ranges, which the EGRESS canary's listener must avoid
+ * @param openFiles the RLIMIT_NOFILE ceiling sandlock sets ({@code --max-open-files}); present exactly with RLIMIT
  */
-public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, List<int[]> grantedPorts) {
+public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, List<int[]> grantedPorts,
+                           OptionalLong openFiles) {
     public CanaryChoice {
         kinds = kinds.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(kinds));
         grantedPorts = List.copyOf(grantedPorts);
     }
+
+    public CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, List<int[]> grantedPorts) {
+        this(kinds, syscall, grantedPorts, OptionalLong.empty());
+    }
+
+    /** The kernel's number of RLIMIT_NOFILE, the one ceiling sandlock sets as an rlimit. */
+    public static final int RLIMIT_NOFILE = 7;
 
     public record Syscall(String name, int number) {
     }
@@ -41,6 +51,7 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Lis
         List<String> writes = new ArrayList<>();
         List<int[]> ports = new ArrayList<>();
         Optional<Syscall> syscall = Optional.empty();
+        OptionalLong openFiles = OptionalLong.empty();
         boolean readsClaimed = false;
         boolean writesClaimed = false;
         for (PlannedRequirement pr : planned) {
@@ -82,6 +93,14 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Lis
                         kinds.add(CanaryKind.SIGNAL);
                     }
                 }
+                // sandlock's default blocklist denies the kernel keyrings (keyctl, add_key, request_key).
+                case CREDENTIAL -> kinds.add(CanaryKind.KEYRING);
+                case RESOURCE -> {
+                    if (s instanceof Scope.Limits l && l.maxOpenFiles().isPresent()) {
+                        openFiles = l.maxOpenFiles();
+                        kinds.add(CanaryKind.RLIMIT);
+                    }
+                }
                 default -> {
                 }
             }
@@ -94,7 +113,7 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Lis
         if (writesClaimed && !covered(real, writes)) {
             kinds.add(CanaryKind.FS_WRITE);
         }
-        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, ports));
+        return kinds.isEmpty() ? Optional.empty() : Optional.of(new CanaryChoice(kinds, syscall, ports, openFiles));
     }
 
     /** A harmless call the deny list names; an allow list cannot be lowered to sandlock at all. */

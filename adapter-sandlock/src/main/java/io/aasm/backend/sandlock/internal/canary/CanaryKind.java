@@ -9,7 +9,9 @@ public enum CanaryKind {
     EGRESS(CapabilityDomain.NETWORK_EGRESS),
     SYSCALL(CapabilityDomain.SYSCALL),
     PROCESS(CapabilityDomain.PROCESS_CREATION),
-    SIGNAL(CapabilityDomain.IPC);
+    SIGNAL(CapabilityDomain.IPC),
+    KEYRING(CapabilityDomain.CREDENTIAL),
+    RLIMIT(CapabilityDomain.RESOURCE);
 
     private final CapabilityDomain domain;
 
@@ -21,13 +23,13 @@ public enum CanaryKind {
         return domain;
     }
 
-    /** The kind whose shim word (the domain's token) is {@code token}, if any. */
-    static java.util.Optional<CanaryKind> ofToken(String token) {
+    /** The kind that speaks for {@code domain} (one per domain). */
+    static CanaryKind of(io.aasm.ports.capability.CapabilityDomain domain) {
         for (CanaryKind k : values()) {
-            if (k.domain.token().equals(token)) {
-                return java.util.Optional.of(k);
+            if (k.domain == domain) {
+                return k;
             }
         }
-        return java.util.Optional.empty();
+        throw new IllegalArgumentException("no canary for " + domain.token());
     }
 }
