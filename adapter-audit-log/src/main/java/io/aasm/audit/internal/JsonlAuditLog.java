@@ -25,7 +25,12 @@ public final class JsonlAuditLog implements AuditLog {
     }
 
     public JsonlAuditLog(Path dir) {
-        this.file = new ChainedFile(dir);
+        this(dir, ChainedFile.HeadCache.CHECKED);
+    }
+
+    /** For tests and the append benchmark: the same log with another way of finding the previous record. */
+    JsonlAuditLog(Path dir, ChainedFile.HeadCache mode) {
+        this.file = new ChainedFile(dir, mode);
     }
 
     /** $XDG_STATE_HOME/aasm/audit, else ~/.local/state/aasm/audit. */
