@@ -288,13 +288,17 @@ class CliEndToEndIT {
         Aasm.Result v = Aasm.run("version");
         assertEquals(0, v.exit(), v.toString());
         assertTrue(v.out().startsWith("aasm 0."), v.toString());
-        Aasm.Result b = Aasm.run("backends");
+        // a cache of its own: other tests here launch guests on the shared cache, and its templates would say nothing
+        Path listingCache = Aasm.outsideTmp("listing-cache");
+        Aasm.Result b = Aasm.run(Aasm.DIST, Aasm.tempDir("aasm-e2e-cwd"), Map.of("XDG_CACHE_HOME",
+                listingCache.toString()), "backends");
         assertEquals(0, b.exit(), b.toString());
         assertTrue(b.out().contains("auto walk order: sandlock, aasm-native, aasm-container, aasm-qemu-vm,"
                 + " aasm-macos-vm"), b.toString());
         // the VM backend ships in bundle/ and is listed, but a listing never measures it: no guest, no template
         assertTrue(b.out().contains("backend: aasm-qemu-vm"), b.toString());
-        assertFalse(Files.exists(Aasm.CACHE.resolve("aasm/vm/templates")), "a listing booted a guest");
+        assertTrue(Files.isDirectory(listingCache.resolve("aasm")), "the listing used its own cache: " + b);
+        assertFalse(Files.exists(listingCache.resolve("aasm/vm/templates")), "a listing booted a guest");
         // its macOS sibling is installed from the same bundle and, off macOS, listed unavailable with the reason
         assertTrue(b.out().contains("backend: aasm-macos-vm"), b.toString());
         String mac = b.out().substring(b.out().indexOf("backend: aasm-macos-vm"));
