@@ -1,11 +1,8 @@
 package io.aasm.backend.container.internal.canary;
 
+import io.aasm.support.canary.CanaryListener;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,25 +28,17 @@ public final class CanaryBait implements AutoCloseable {
     private final Set<CanaryKind> kinds;
     private final String nonce;
     private final Path dir;
-    private final Optional<ServerSocketChannel> listener;
-    private final int port;
+    private final Optional<CanaryListener> listener;
     private Optional<String> outside;
     private boolean closed;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
-                       Optional<ServerSocketChannel> listener) {
+                       Optional<CanaryListener> listener) {
         this.choice = choice;
         this.kinds = kinds;
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
-        this.port = listener.map(l -> {
-            try {
-                return ((InetSocketAddress) l.getLocalAddress()).getPort();
-            } catch (IOException e) {
-                return 0;
-            }
-        }).orElse(0);
     }
 
     public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
@@ -61,12 +50,10 @@ public final class CanaryBait implements AutoCloseable {
             Files.writeString(dir.resolve("read-" + nonce), nonce);
         }
         Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
-        Optional<ServerSocketChannel> listener = Optional.empty();
+        Optional<CanaryListener> listener = Optional.empty();
         if (kinds.contains(CanaryKind.EGRESS)) {
-            ServerSocketChannel s = ServerSocketChannel.open();
-            s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 4);
-            s.configureBlocking(false);
-            listener = Optional.of(s);
+            // a container is granted no host port (its loopback is its own): any free port is outside every grant
+            listener = CanaryListener.open(port -> false);
         }
         return new CanaryBait(choice, kinds, nonce, dir, listener);
     }
@@ -89,7 +76,7 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     private int port() {
-        return port;
+        return listener.map(CanaryListener::port).orElse(0);
     }
 
     /** The init's canary words (init-canary.h), placed before its {@code --}. */
@@ -145,14 +132,7 @@ public final class CanaryBait implements AutoCloseable {
             if (kinds.contains(CanaryKind.FS_WRITE) && writeFile().map(Files::exists).orElse(false)) {
                 outside = Optional.of("filesystem_write: the canary created " + writeFile().get());
             } else if (listener.isPresent()) {
-                try (SocketChannel reached = listener.get().accept()) {
-                    if (reached != null) {
-                        outside = Optional.of("network_egress: the canary reached the supervisor's listener on"
-                                + " 127.0.0.1:" + port());
-                    }
-                } catch (IOException e) {
-                    outside = Optional.of("network_egress: the canary listener could not be checked: " + e.getMessage());
-                }
+                outside = listener.get().reached();
             }
         }
         return outside;
@@ -165,13 +145,7 @@ public final class CanaryBait implements AutoCloseable {
         }
         escapedFromOutside();
         closed = true;
-        listener.ifPresent(l -> {
-            try {
-                l.close();
-            } catch (IOException e) {
-                // nothing listens any more
-            }
-        });
+        listener.ifPresent(CanaryListener::close);
         writeFile().ifPresent(f -> {
             try {
                 Files.deleteIfExists(f); // made only through a broken boundary: seen above, then removed

@@ -1,11 +1,8 @@
 package io.aasm.backend.landlockseccomp.internal.runtime;
 
 import io.aasm.backend.landlockseccomp.internal.lower.Canaries;
+import io.aasm.support.canary.CanaryListener;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -25,19 +22,16 @@ public final class CanaryWitness implements AutoCloseable {
     private final String nonce;
     private final Optional<Path> readFile;
     private final Optional<Path> writeFile;
-    private final Optional<ServerSocketChannel> listener;
-    /** Read once while the listener is open: the evidence is written after close() has closed it. */
-    private final int port;
+    private final Optional<CanaryListener> listener;
 
     private CanaryWitness(Canaries planned, Set<Canaries.Kind> kinds, String nonce, Optional<Path> readFile,
-                          Optional<Path> writeFile, Optional<ServerSocketChannel> listener) {
+                          Optional<Path> writeFile, Optional<CanaryListener> listener) {
         this.planned = planned;
         this.kinds = kinds;
         this.nonce = nonce;
         this.readFile = readFile;
         this.writeFile = writeFile;
         this.listener = listener;
-        this.port = listener.map(CanaryWitness::boundPort).orElse(0);
     }
 
     /** Makes what the planned canaries need; a kind whose object cannot be made is left out, never faked. */
@@ -62,30 +56,15 @@ public final class CanaryWitness implements AutoCloseable {
             kinds.remove(Canaries.Kind.FS_READ);
             kinds.remove(Canaries.Kind.FS_WRITE);
         }
-        Optional<ServerSocketChannel> listener = Optional.empty();
+        Optional<CanaryListener> listener = Optional.empty();
         if (kinds.contains(Canaries.Kind.EGRESS)) {
-            listener = listen(c);
+            listener = CanaryListener.open(port -> c.grantedTcpPorts().contains(port));
             if (listener.isEmpty()) {
                 kinds.remove(Canaries.Kind.EGRESS);
             }
         }
         return kinds.isEmpty() ? Optional.empty()
                 : Optional.of(new CanaryWitness(c, kinds, nonce, read, write, listener));
-    }
-
-    /** A listener on the host's loopback, on a port the program is not granted (three tries). */
-    private static Optional<ServerSocketChannel> listen(Canaries c) throws IOException {
-        for (int i = 0; i < 3; i++) {
-            ServerSocketChannel s = ServerSocketChannel.open();
-            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-            s.configureBlocking(false);
-            int port = ((InetSocketAddress) s.getLocalAddress()).getPort();
-            if (!c.grantedTcpPorts().contains(port)) {
-                return Optional.of(s);
-            }
-            s.close();
-        }
-        return Optional.empty();
     }
 
     public Set<Canaries.Kind> kinds() {
@@ -109,15 +88,7 @@ public final class CanaryWitness implements AutoCloseable {
     }
 
     public int port() {
-        return port;
-    }
-
-    private static int boundPort(ServerSocketChannel l) {
-        try {
-            return ((InetSocketAddress) l.getLocalAddress()).getPort();
-        } catch (IOException e) {
-            return 0;
-        }
+        return listener.map(CanaryListener::port).orElse(0);
     }
 
     public Optional<Canaries.Syscall> syscall() {
@@ -130,14 +101,7 @@ public final class CanaryWitness implements AutoCloseable {
             return Optional.of("filesystem_write: the canary created " + writeFile.get());
         }
         if (listener.isPresent()) {
-            try (SocketChannel reached = listener.get().accept()) {
-                if (reached != null) {
-                    return Optional.of("network_egress: the canary reached the supervisor's listener on 127.0.0.1:"
-                            + port());
-                }
-            } catch (IOException e) {
-                return Optional.of("network_egress: the canary listener could not be checked: " + e.getMessage());
-            }
+            return listener.get().reached();
         }
         return Optional.empty();
     }
@@ -160,13 +124,7 @@ public final class CanaryWitness implements AutoCloseable {
 
     @Override
     public void close() {
-        listener.ifPresent(l -> {
-            try {
-                l.close();
-            } catch (IOException e) {
-                // nothing was listening any more
-            }
-        });
+        listener.ifPresent(CanaryListener::close);
         writeFile.ifPresent(w -> {
             try {
                 Files.deleteIfExists(w);

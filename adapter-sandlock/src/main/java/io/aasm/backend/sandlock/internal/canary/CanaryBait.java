@@ -1,11 +1,8 @@
 package io.aasm.backend.sandlock.internal.canary;
 
+import io.aasm.support.canary.CanaryListener;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,20 +26,17 @@ public final class CanaryBait implements AutoCloseable {
     private final Set<CanaryKind> kinds;
     private final String nonce;
     private final Path dir;
-    private final Optional<ServerSocketChannel> listener;
-    /** Read once while the listener is open: the evidence may be written after close() has closed it. */
-    private final int port;
+    private final Optional<CanaryListener> listener;
     private Optional<String> outside;
     private boolean closed;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
-                       Optional<ServerSocketChannel> listener) {
+                       Optional<CanaryListener> listener) {
         this.choice = choice;
         this.kinds = kinds;
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
-        this.port = listener.map(CanaryBait::boundPort).orElse(0);
     }
 
     /**
@@ -53,28 +47,14 @@ public final class CanaryBait implements AutoCloseable {
         String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         Path dir = CanaryHome.folder(root);
         Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
-        Optional<ServerSocketChannel> listener = Optional.empty();
+        Optional<CanaryListener> listener = Optional.empty();
         if (kinds.contains(CanaryKind.EGRESS)) {
-            listener = listen(choice);
+            listener = CanaryListener.open(choice::granted);
             if (listener.isEmpty()) {
                 kinds.remove(CanaryKind.EGRESS);
             }
         }
         return new CanaryBait(choice, kinds, nonce, dir, listener);
-    }
-
-    /** A listener on 127.0.0.1 on a port no grant covers (three tries). */
-    private static Optional<ServerSocketChannel> listen(CanaryChoice c) throws IOException {
-        for (int i = 0; i < 3; i++) {
-            ServerSocketChannel s = ServerSocketChannel.open();
-            s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 4);
-            s.configureBlocking(false);
-            if (!c.granted(((InetSocketAddress) s.getLocalAddress()).getPort())) {
-                return Optional.of(s);
-            }
-            s.close();
-        }
-        return Optional.empty();
     }
 
     public Set<CanaryKind> kinds() {
@@ -99,15 +79,7 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     int port() {
-        return port;
-    }
-
-    private static int boundPort(ServerSocketChannel l) {
-        try {
-            return ((InetSocketAddress) l.getLocalAddress()).getPort();
-        } catch (IOException e) {
-            return 0;
-        }
+        return listener.map(CanaryListener::port).orElse(0);
     }
 
     /** The shim's canary words (canary.c), placed between its filter and {@code --}. */
@@ -169,14 +141,7 @@ public final class CanaryBait implements AutoCloseable {
             return Optional.of("filesystem_write: the canary created " + writeFile());
         }
         if (listener.isPresent()) {
-            try (SocketChannel reached = listener.get().accept()) {
-                if (reached != null) {
-                    return Optional.of("network_egress: the canary reached the supervisor's listener on 127.0.0.1:"
-                            + port());
-                }
-            } catch (IOException e) {
-                return Optional.of("network_egress: the canary listener could not be checked: " + e.getMessage());
-            }
+            return listener.get().reached();
         }
         return Optional.empty();
     }
@@ -189,13 +154,7 @@ public final class CanaryBait implements AutoCloseable {
         }
         escapedFromOutside();
         closed = true;
-        listener.ifPresent(l -> {
-            try {
-                l.close();
-            } catch (IOException e) {
-                // nothing listens any more
-            }
-        });
+        listener.ifPresent(CanaryListener::close);
         for (Path p : List.of(writeFile(), fifo())) {
             try {
                 Files.deleteIfExists(p); // the write canary's file exists only if a boundary let it through
