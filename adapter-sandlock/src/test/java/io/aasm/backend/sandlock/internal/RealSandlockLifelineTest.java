@@ -125,7 +125,11 @@ class RealSandlockLifelineTest {
         long guard = Long.parseLong(m.group(1));
         Path cgroup = Path.of(m.group(2));
         Path state = stateDir(m.group(3));
-        // The supervisor and its guard die at once (as a killed process group would).
+        // The supervisor and its guard die at once (as a killed process group would). Both are stopped first:
+        // a supervisor still running when its guard died would see the lifeline end and tear the tree down
+        // itself, which is the normal path, not the one this test is about.
+        stop(helper.pid());
+        stop(guard);
         ProcessHandle.of(guard).ifPresent(ProcessHandle::destroyForcibly);
         helper.destroyForcibly().waitFor();
         waitFor(() -> !alive(guard) && tagged().size() < 3);
@@ -156,6 +160,11 @@ class RealSandlockLifelineTest {
             }
         });
         return out;
+    }
+
+    private static void stop(long pid) throws Exception {
+        assertEquals(0, new ProcessBuilder("/bin/kill", "-STOP", Long.toString(pid)).inheritIO().start().waitFor(),
+                "could not stop " + pid);
     }
 
     private static boolean alive(long pid) {

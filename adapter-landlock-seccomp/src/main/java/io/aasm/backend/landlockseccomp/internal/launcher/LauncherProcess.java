@@ -99,12 +99,15 @@ public final class LauncherProcess implements AutoCloseable {
         try (Selector selector = Selector.open()) {
             server.register(selector, SelectionKey.OP_ACCEPT);
             while (System.nanoTime() < deadline) {
+                // Liveness before the accept: a launcher that connected and then died between the two would
+                // otherwise lose the connection it left in the backlog, and with it its last status line.
+                boolean alive = process.isAlive();
                 SocketChannel c = server.accept();
                 if (c != null) {
                     c.configureBlocking(true);
                     return c;
                 }
-                if (!process.isAlive()) {
+                if (!alive) {
                     return null;
                 }
                 selector.select(50);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.Scope;
 import java.nio.file.Files;
@@ -38,10 +39,10 @@ class ProcessConfinementTest {
         Path out = tmp.resolve("started");
         String marker = "7.31" + ProcessHandle.current().pid() % 1000;
         String action = "i=0; while [ $i -lt 30 ]; do (echo x >> " + out + "; exec sleep " + marker + ") & i=$((i+1)); done; sleep 2";
-        h.sh(action, tmp, req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(10)));
+        ExitDisposition ended = h.sh(action, tmp, req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(10)));
         long limited = Files.exists(out) ? Files.readAllLines(out).size() : 0;
         assertTrue(limited > 0 && limited < 10, "at most 10 tasks in the tree (launcher, init, shells included); started "
-                + limited);
+                + limited + ", the launch ended " + ended);
         assertEquals(0, survivors(marker), "no sleeper survives the end of the program");
         Files.deleteIfExists(out);
         h.sh(action, tmp, req(CapabilityDomain.PROCESS_CREATION, new Scope.ProcessCeiling(64)));

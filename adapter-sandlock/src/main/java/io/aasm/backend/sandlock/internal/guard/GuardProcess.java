@@ -111,16 +111,23 @@ public final class GuardProcess implements AutoCloseable {
         ended.complete(lines.snapshot());
     }
 
-    private static SocketChannel accept(ServerSocketChannel server, Process process) throws IOException {
+    static SocketChannel accept(ServerSocketChannel server, Process process) throws IOException {
         server.configureBlocking(false);
         long deadline = System.nanoTime() + CONNECT_TIMEOUT_MILLIS * 1_000_000;
         try (Selector selector = Selector.open()) {
             server.register(selector, SelectionKey.OP_ACCEPT);
-            while (System.nanoTime() < deadline && process.isAlive()) {
+            while (System.nanoTime() < deadline) {
+                // Liveness is read before the accept: a fast program lets the guard connect, run sandlock and
+                // exit between two polls, and its connection (with every line it wrote) still waits in the
+                // backlog. Reading it after the accept would drop that connection and call the launch unstarted.
+                boolean alive = process.isAlive();
                 SocketChannel c = server.accept();
                 if (c != null) {
                     c.configureBlocking(true);
                     return c;
+                }
+                if (!alive) {
+                    break;
                 }
                 selector.select(20);
                 selector.selectedKeys().clear();
