@@ -1,6 +1,7 @@
 package io.aasm.backend.vm.internal.runtime;
 
 import io.aasm.backend.vm.internal.guest.CanaryPlan;
+import io.aasm.backend.vm.internal.guest.CanaryTargets;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -40,19 +41,42 @@ final class GuestCanaries {
         if (installed.containsKey(CapabilityDomain.FILESYSTEM_WRITE) && !rootWritable) {
             d.add(CapabilityDomain.FILESYSTEM_WRITE);
         }
-        if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS)) {
+        CanaryTargets t = launch.canaryTargets();
+        // A canary whose own calls the launch's syscall policy refuses would be denied by that policy, not by
+        // its domain's mechanism: it is not asked.
+        if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS) && free(t, "socket", "connect")) {
             d.add(CapabilityDomain.NETWORK_EGRESS);
         }
         // Denied outright (a seccomp program), not a ceiling: reaching pids.max would take that many processes.
         if (installed.containsKey(CapabilityDomain.PROCESS_CREATION) && launch.plan().pidsMax().isEmpty()) {
             d.add(CapabilityDomain.PROCESS_CREATION);
         }
+        if (installed.containsKey(CapabilityDomain.SYSCALL) && t.syscall().isPresent()) {
+            d.add(CapabilityDomain.SYSCALL);
+        }
+        // No network device in the guest, whatever is stated: a datagram finds no route.
+        if (installed.containsKey(CapabilityDomain.NAME_RESOLUTION) && free(t, "socket", "sendto")) {
+            d.add(CapabilityDomain.NAME_RESOLUTION);
+        }
+        // Every launch installs the baseline seccomp program, which denies the kernel keyrings.
+        if (installed.containsKey(CapabilityDomain.CREDENTIAL)) {
+            d.add(CapabilityDomain.CREDENTIAL);
+        }
+        // Only the rlimit ceilings have a canary: memory and processes are cgroup counters, the wall clock the host's.
+        if (installed.containsKey(CapabilityDomain.RESOURCE) && t.ceiling().isPresent()
+                && free(t, "prlimit64", "getrlimit", "setrlimit")) {
+            d.add(CapabilityDomain.RESOURCE);
+        }
         if (d.isEmpty()) {
             return Optional.empty();
         }
         byte[] nonce = new byte[8];
         RANDOM.nextBytes(nonce);
-        return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce)));
+        return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce), t));
+    }
+
+    private static boolean free(CanaryTargets t, String... calls) {
+        return java.util.Arrays.stream(calls).noneMatch(t.policyRefuses()::contains);
     }
 
     /**
@@ -71,7 +95,7 @@ final class GuestCanaries {
             }
         }
         return CanaryRecords.of(new CanaryRecords.Launch(asked.get().nonce(), asked.get().domains(),
-                d -> CanaryPlan.attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
+                d -> asked.get().attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
                         "denied:".length()) + ")", "by the program's process inside its guest boundary right before "
                 + "execve"), verdicts, Optional.empty());
     }
