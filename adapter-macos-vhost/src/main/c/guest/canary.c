@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "canary.h"
@@ -107,7 +108,14 @@ static int resource_canary(const struct plan *p, char *out, size_t cap, int *err
     return escaped(out, cap, "resource", what);
 }
 
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 int canary_run(const struct plan *p, char *out, size_t cap) {
+    long long t0 = now_ns();
     int n = snprintf(out, cap, "canary_nonce=%s\n", p->canary_nonce);
     size_t at = n > 0 ? (size_t)n : 0;
     if (p->canaries & CANARY_FS_READ) {
@@ -171,5 +179,7 @@ int canary_run(const struct plan *p, char *out, size_t cap) {
         if (resource_canary(p, out, cap, &err) < 0) return -1;
         at = append(out, cap, at, "resource", err);
     }
+    /* what the attempts cost this launch, measured where they ran (docs/vm.md, "Canaries") */
+    snprintf(out + at, at < cap ? cap - at : 0, "canary_us=%lld\n", (now_ns() - t0) / 1000);
     return 0;
 }

@@ -97,6 +97,12 @@ final class GuestCanaries {
         return CanaryRecords.of(new CanaryRecords.Launch(asked.get().nonce(), asked.get().domains(),
                 d -> asked.get().attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
                         "denied:".length()) + ")", "by the program's process inside its guest boundary right before "
-                + "execve"), verdicts, Optional.empty());
+                + "execve" + cost(started)), verdicts, Optional.empty());
+    }
+
+    /** The agent's own measure of all the launch's attempts (CLOCK_MONOTONIC in the guest), when it is a number. */
+    private static String cost(Map<String, String> started) {
+        String us = started.getOrDefault("canary_us", "");
+        return us.matches("[0-9]{1,9}") ? " (all of this launch's canaries took " + us + " µs in the guest)" : "";
     }
 }

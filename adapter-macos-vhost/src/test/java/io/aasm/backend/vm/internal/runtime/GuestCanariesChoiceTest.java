@@ -59,8 +59,10 @@ class GuestCanariesChoiceTest {
         CanaryPlan c = choose(new CanaryTargets(MKDIR, NOFILE, CanaryTargets.UNREACHABLE_RESOLVER, Set.of()),
                 CapabilityDomain.SYSCALL, CapabilityDomain.NAME_RESOLUTION);
         List<EvidenceRecord> r = GuestCanaries.decisions(Optional.of(c), Map.of("canary_nonce", c.nonce(),
-                "canary.syscall", "denied:EPERM", "canary.name_resolution", "denied:ENETUNREACH"));
+                "canary.syscall", "denied:EPERM", "canary.name_resolution", "denied:ENETUNREACH", "canary_us", "812"));
         assertEquals(2, r.size(), r.toString());
+        assertTrue(r.stream().allMatch(x -> x.detail().endsWith("(all of this launch's canaries took 812 µs in the "
+                + "guest)")), r.toString());
         assertTrue(r.stream().allMatch(x -> x.claim() == ClaimTerm.DENIED_BEFORE_EXECUTION), r.toString());
         assertTrue(r.stream().anyMatch(x -> x.detail().contains("mkdir(2) (number 83") && x.detail().contains(
                 "answered EPERM")), r.toString());
