@@ -20,9 +20,12 @@ final class CanaryCalls {
             "connect", "bind", "listen", "accept", "accept4", "sendto", "recvfrom", "dup", "dup3", "flock",
             "fsync", "fdatasync", "mknod", "mknodat", "statfs", "fstatfs", "uname", "getcwd", "write", "pwrite64",
             "writev", "lseek", "ioctl", "fcntl", "madvise", "msync", "mincore");
-    /** The calls the egress, name and resource canaries make, which a syscall policy could refuse first. */
+    /**
+     * The calls the egress, name and resource canaries make, which a syscall policy could refuse first, and
+     * write, which carries every canary's report to the agent.
+     */
     static final List<String> CANARIES_MAKE = List.of("socket", "connect", "sendto", "prlimit64", "getrlimit",
-            "setrlimit");
+            "setrlimit", "write");
 
     private CanaryCalls() {
     }

@@ -30,6 +30,11 @@ final class GuestCanaries {
     }
 
     static Optional<CanaryPlan> choose(VmLaunch launch) {
+        // The program's process reports its canaries through a pipe: a policy refusing write leaves no report,
+        // and a canary that got through could not even say so (the process would just end with 125).
+        if (!free(launch.canaryTargets(), "write")) {
+            return Optional.empty();
+        }
         Set<CapabilityDomain> d = EnumSet.noneOf(CapabilityDomain.class);
         Map<CapabilityDomain, List<String>> installed = launch.installed();
         boolean rootGranted = launch.plan().rules().stream().anyMatch(r -> r.path().equals("/"));

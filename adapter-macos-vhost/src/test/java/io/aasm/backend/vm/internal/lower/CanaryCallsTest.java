@@ -36,6 +36,8 @@ class CanaryCallsTest {
         assertEquals("mkdirat", t.syscall().orElseThrow().name());
         // prlimit64 is a start-up call every allow list keeps; connect and sendto are left out.
         assertEquals(Set.of("connect", "sendto", "getrlimit", "setrlimit"), t.policyRefuses());
+        assertEquals(Set.of("socket", "connect", "sendto", "getrlimit", "setrlimit", "write"), targets(
+                new Scope.Syscalls(SyscallMode.ALLOW, List.of("mkdir"))).policyRefuses());
     }
 
     @Test

@@ -55,6 +55,16 @@ class GuestCanariesChoiceTest {
     }
 
     @Test
+    void aPolicyRefusingWriteGetsNoCanaryAtAll() {
+        Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
+        installed.put(CapabilityDomain.CREDENTIAL, List.of("installed"));
+        installed.put(CapabilityDomain.FILESYSTEM_READ, List.of("installed"));
+        assertEquals(Optional.empty(), GuestCanaries.choose(new VmLaunch(PLAN, List.of(), OptionalLong.empty(),
+                installed, OptionalInt.empty(), new CanaryTargets(MKDIR, NOFILE, CanaryTargets.UNREACHABLE_RESOLVER,
+                Set.of("write")))));
+    }
+
+    @Test
     void aDenialUnderTheNonceIsADecisionNamingTheTargetAndTheAnswer() {
         CanaryPlan c = choose(new CanaryTargets(MKDIR, NOFILE, CanaryTargets.UNREACHABLE_RESOLVER, Set.of()),
                 CapabilityDomain.SYSCALL, CapabilityDomain.NAME_RESOLUTION);
