@@ -72,7 +72,8 @@ static int names_canary(const struct plan *p, char *out, size_t cap, int *err) {
     struct in_addr ia = {htonl(p->canary_ns_addr)};
     inet_ntop(AF_INET, &ia, to, sizeof to);
     if (s < 0) snprintf(what, sizeof what, "could not make a UDP socket (%s)", ename(*err));
-    else if (r >= 0) snprintf(what, sizeof what, "sent a DNS datagram to %s:%u (a route exists)", to, p->canary_ns_port);
+    else if (r >= 0)
+        snprintf(what, sizeof what, "sent a DNS datagram to %s:%u (a route exists)", to, p->canary_ns_port);
     else snprintf(what, sizeof what, "met %s sending to %s:%u, not ENETUNREACH", ename(*err), to, p->canary_ns_port);
     return escaped(out, cap, "name_resolution", what);
 }

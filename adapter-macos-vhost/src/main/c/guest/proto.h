@@ -69,8 +69,8 @@ enum {
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
     R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
     R_CANARY_SYSCALL = 0x71, /* u32 number of a call an R_SECCOMP program denies (version 3; with CANARY_SYSCALL) */
-    R_CANARY_RLIMIT = 0x72,  /* u32 resource, u64 the hard ceiling an R_RLIMIT claims (version 3; with CANARY_RESOURCE) */
-    R_CANARY_NAMES = 0x73,   /* u32 IPv4 address, u16 port of the name canary's datagram (version 3; with CANARY_NAMES) */
+    R_CANARY_RLIMIT = 0x72,  /* u32 resource, u64 the hard ceiling an R_RLIMIT claims (v3; with CANARY_RESOURCE) */
+    R_CANARY_NAMES = 0x73,   /* u32 IPv4 address, u16 port of the name canary's datagram (v3; with CANARY_NAMES) */
     R_PROXY = 0x80,    /* u16 port: the agent listens on 127.0.0.1 and [::1] there and relays (F_NET_*) */
 };
 
@@ -81,7 +81,7 @@ enum {
 #define CANARY_EGRESS 4u   /* TCP connect to the host side of a user-mode network (10.0.2.2) */
 #define CANARY_PROCESS 8u  /* fork(): the guest's seccomp program answers EPERM when processes are denied outright */
 #define CANARY_SYSCALL 16u /* the R_CANARY_SYSCALL call, every argument -1: only a filter answers EPERM (version 3) */
-#define CANARY_NAMES 32u   /* a DNS datagram to R_CANARY_NAMES (198.18.0.53:53): no network device, no route (version 3) */
+#define CANARY_NAMES 32u   /* a DNS datagram to R_CANARY_NAMES (198.18.0.53:53): no device, no route (version 3) */
 #define CANARY_KEYRING 64u /* keyctl on the caller's user keyring: the baseline seccomp program (version 3) */
 #define CANARY_RESOURCE 128u /* raise the R_CANARY_RLIMIT hard limit by one: no CAP_SYS_RESOURCE (version 3) */
 #define CANARY_ALL 255u

@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * Not a test (surefire skips *Bench): what the guest canaries cost per launch, paired in one run. Per round, in
- * alternating order: (1) the agent's own measure of its attempts (canary_us, CLOCK_MONOTONIC in the guest, which under TCG
- * advances in 4 ms steps: compare means over many rounds) with
+ * alternating order: (1) the agent's own measure of its attempts (canary_us, CLOCK_MONOTONIC in the guest,
+ * which under TCG advances in 4 ms steps: compare means over many rounds) with
  * the four older kinds only vs all eight; (2) the host's wall time of the same all-eight launch with canaries on
  * vs off (off: the launch claims none of the canaried domains as installed, so no R_CANARY is sent; the plan is
  * otherwise identical). Prints medians and the load average. Run:
@@ -116,7 +116,8 @@ public final class CanaryCostBench {
                     OptionalLong.empty())));
         }
         return new ExecutionSpec("/bin/true", List.of(), dir.toString(), io.aasm.ports.backend.IdentityRef.anonymous(),
-                reqs, Map.of(), io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit());
+                reqs, Map.of(), io.aasm.ports.backend.CredentialPosture.none(),
+                new io.aasm.ports.backend.Stdio.Inherit());
     }
 
     private static long mean(List<Long> v) {

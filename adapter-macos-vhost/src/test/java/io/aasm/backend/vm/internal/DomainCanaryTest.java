@@ -42,7 +42,8 @@ class DomainCanaryTest {
     @Test
     void syscallCanaryIsRefusedByThePolicyFilter(@TempDir Path dir) throws Exception {
         Path out = Files.createDirectories(dir.resolve("out"));
-        ExecutionSpec spec = spec(out, "mkdir " + out.resolve("made") + " 2>/dev/null; echo ran > " + out.resolve("ran"),
+        ExecutionSpec spec = spec(out, "mkdir " + out.resolve("made") + " 2>/dev/null; echo ran > "
+                + out.resolve("ran"),
                 ControlRequirement.strict(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY,
                         List.of("mkdir", "mkdirat"))));
         refused(spec, out, plan(p -> withSeccomp(p, p.seccomp().subList(0, 1))),

@@ -103,7 +103,8 @@ class PlanDecodeTest {
         Path in = Files.createTempFile("plan", ".bin");
         try {
             Files.write(in, plan);
-            Process p = new ProcessBuilder(CHECK.toString()).redirectInput(in.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(CHECK.toString()).redirectInput(in.toFile()).redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             assertEquals(0, p.waitFor(), out);
             return out;
