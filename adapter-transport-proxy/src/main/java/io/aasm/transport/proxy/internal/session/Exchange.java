@@ -1,6 +1,7 @@
 package io.aasm.transport.proxy.internal.session;
 
 import io.aasm.transport.proxy.internal.admission.Admission;
+import io.aasm.transport.proxy.internal.admission.Verdict;
 import io.aasm.transport.proxy.internal.handoff.HandOff;
 import io.aasm.transport.proxy.internal.wire.ChannelReader;
 import io.aasm.transport.proxy.internal.wire.HttpHead;
@@ -24,9 +25,9 @@ final class Exchange implements Runnable {
     static final long DIALOG_SECONDS = 30;
 
     final SocketChannel client;
-    final Admission admission;
+    private final Admission admission;
     final Gate gate;
-    final Dialer dialer;
+    private final Dialer dialer;
     private final DecisionBook book;
     final Executor pool;
     private final ScheduledExecutorService timer;
@@ -108,6 +109,36 @@ final class Exchange implements Runnable {
             }
         } else {
             HttpDialog.answer(this, 400, "Bad Request", why);
+        }
+    }
+
+    /** How a dialog tells its client, in its own protocol, that the destination was refused or unreachable. */
+    interface Answer<T> {
+        void send(T what) throws IOException;
+    }
+
+    /**
+     * The decision on the destination and, when admitted, the dial; both are recorded. Empty when refused
+     * (answered by {@code refused} with the reason) or when the dial failed (answered by {@code unreachable}).
+     */
+    Optional<SocketChannel> admitAndDial(String host, int port, ScheduledFuture<?> guard, Answer<String> refused,
+                                         Answer<IOException> unreachable) throws IOException {
+        Verdict v = admission.decide(host, port);
+        if (v instanceof Verdict.Refused r) {
+            at.reason(r.reason());
+            r.resolved().ifPresent(at::resolved);
+            refused.send(r.reason());
+            return Optional.empty();
+        }
+        Verdict.Admitted a = (Verdict.Admitted) v;
+        at.admitted(a.grant());
+        guard.cancel(false); // the dialog is over: an admitted tunnel may stay quiet as long as it likes
+        try {
+            return Optional.of(dialer.dial(a.addresses(), port, at));
+        } catch (IOException e) {
+            at.reason("dialling failed: " + e.getMessage());
+            unreachable.send(e);
+            return Optional.empty();
         }
     }
 

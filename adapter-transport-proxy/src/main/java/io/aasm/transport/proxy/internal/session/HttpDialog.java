@@ -1,6 +1,5 @@
 package io.aasm.transport.proxy.internal.session;
 
-import io.aasm.transport.proxy.internal.admission.Verdict;
 import io.aasm.transport.proxy.internal.handoff.HandOff;
 import io.aasm.transport.proxy.internal.wire.ChannelReader;
 import io.aasm.transport.proxy.internal.wire.HttpHead;
@@ -10,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -35,25 +35,13 @@ final class HttpDialog {
         }
         Target t = connect ? Target.authority(head.target()) : Target.absolute(head.target());
         x.at.destination(t.host(), t.port());
-        Verdict v = x.admission.decide(t.host(), t.port());
-        if (v instanceof Verdict.Refused r) {
-            x.at.reason(r.reason());
-            r.resolved().ifPresent(x.at::resolved);
-            answer(x, 403, "Forbidden", r.reason());
+        Optional<SocketChannel> dialled = x.admitAndDial(t.host(), t.port(), guard,
+                why -> answer(x, 403, "Forbidden", why),
+                e -> answer(x, 502, "Bad Gateway", "dialling failed: " + e.getMessage()));
+        if (dialled.isEmpty()) {
             return;
         }
-        Verdict.Admitted a = (Verdict.Admitted) v;
-        x.at.admitted(a.grant());
-        guard.cancel(false);
-        SocketChannel upstream;
-        try {
-            upstream = x.dialer.dial(a.addresses(), t.port(), x.at);
-        } catch (IOException e) {
-            x.at.reason("dialling failed: " + e.getMessage());
-            answer(x, 502, "Bad Gateway", "dialling failed: " + e.getMessage());
-            return;
-        }
-        try (upstream) {
+        try (SocketChannel upstream = dialled.get()) {
             if (connect) {
                 write(x.client, "HTTP/1.1 200 Connection Established\r\n\r\n");
                 x.tunnel(upstream, in.leftover());
