@@ -198,7 +198,7 @@ public final class ContainerBackend implements IsolationBackend {
             return Optional.empty();
         }
         try {
-            return Optional.of(CanaryBait.open(choice.get(), s.canaryRoot()));
+            return Optional.of(CanaryBait.open(choice.get(), s.canaryRoot(), !plan.init()));
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot make the launch's canaries under "
                     + s.canaryRoot() + ": " + e.getMessage(), e);

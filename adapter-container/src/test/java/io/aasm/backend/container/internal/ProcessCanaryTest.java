@@ -115,6 +115,8 @@ class ProcessCanaryTest {
         assertEquals("1\n", Files.readString(t.resolve("w/pid")), "the init became the program: still pid 1");
         assertFalse(Files.exists(t.resolve("w/forked")), "the program could not fork either");
         assertTrue(ran.decided(CapabilityDomain.PROCESS_CREATION), ran.evidence().toString());
+        assertTrue(ran.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION).allMatch(r -> r
+                .detail().contains("before it became the program by execve")), "every record says where: in place");
         assertFalse(ran.err().contains("aasm-canary"), "the init's record is stripped: " + ran.err());
         assertEquals(control.err(), ran.err(), "the caller sees the program's bytes only, as without canaries");
     }

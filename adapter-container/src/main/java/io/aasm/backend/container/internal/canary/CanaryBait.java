@@ -30,19 +30,22 @@ public final class CanaryBait implements AutoCloseable {
     private final String nonce;
     private final Path dir;
     private final Optional<CanaryListener> listener;
+    private final boolean inPlace;
     private Optional<String> outside;
     private boolean closed;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
-                       Optional<CanaryListener> listener) {
+                       Optional<CanaryListener> listener, boolean inPlace) {
         this.choice = choice;
         this.kinds = kinds;
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
+        this.inPlace = inPlace;
     }
 
-    public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
+    /** {@code inPlace}: the plan has no init to fork the program (processes none), so the init becomes it. */
+    public static CanaryBait open(CanaryChoice choice, Path root, boolean inPlace) throws IOException {
         String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         // checked (a real folder of this user's, 0700, its file a regular file) on every launch, made at most once
         Path dir = choice.kinds().contains(CanaryKind.FS_READ) ? CanaryHome.folder(root) : root;
@@ -52,7 +55,7 @@ public final class CanaryBait implements AutoCloseable {
             // a container is granted no host port (its loopback is its own): any free port is outside every grant
             listener = CanaryListener.open(port -> false);
         }
-        return new CanaryBait(choice, kinds, nonce, dir, listener);
+        return new CanaryBait(choice, kinds, nonce, dir, listener, inPlace);
     }
 
     /** Where the write canary tries to create its file: a read-only folder of the view. */
@@ -99,12 +102,14 @@ public final class CanaryBait implements AutoCloseable {
     /** How the canary line is judged: this launch's nonce, its planned domains, and what each attempted. */
     public CanaryRecords.Launch launch() {
         return new CanaryRecords.Launch(nonce, kinds.stream().map(CanaryKind::domain).collect(Collectors.toSet()),
-                d -> attempt(CanaryKind.of(d)), WHERE);
+                d -> attempt(CanaryKind.of(d)), inPlace ? IN_PLACE : FORKING);
     }
 
-    private static final String WHERE = "inside the container, by aasm's init, before the program existed (the init"
-            + " forks it, or with processes denied becomes it by execve in the same process); the record is the first"
-            + " line of the container's stderr, written before the program existed and stripped by the relay";
+    private static final String RECORD = "; the record is the first line of the container's stderr, written before the"
+            + " program existed and stripped by the relay";
+    private static final String FORKING = "inside the container, by its init, before it forked the program" + RECORD;
+    private static final String IN_PLACE = "inside the container, by its first process before it became the program by"
+            + " execve (processes denied: no fork, the program is that same process)" + RECORD;
 
     /** What each kind attempted, for the evidence record. */
     public String attempt(CanaryKind kind) {
@@ -121,8 +126,8 @@ public final class CanaryBait implements AutoCloseable {
             case KEYRING -> "keyctl(2) on the caller's user keyring (denied by the launch's seccomp profile)";
             case RLIMIT -> choice.rlimit().map(r -> "raising the hard " + r.name() + " ulimit " + r.value()
                     + " by one (needs CAP_SYS_RESOURCE, which the container lacks)").orElse("?");
-            case PROCESS -> "clone(2) without CLONE_THREAD (what fork(3) makes), fork(2) and vfork(2), by the process"
-                    + " that then became the program by execve (denied by the launch's seccomp profile)";
+            case PROCESS -> "clone(2) without CLONE_THREAD (what fork(3) makes), fork(2) and vfork(2)"
+                    + " (denied by the launch's seccomp profile)";
         };
     }
 

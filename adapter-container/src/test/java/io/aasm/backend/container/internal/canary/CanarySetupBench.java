@@ -37,7 +37,7 @@ public final class CanarySetupBench {
                 long t0 = System.nanoTime();
                 switch (arm) {
                     case 0 -> {
-                        try (CanaryBait bait = CanaryBait.open(all, root)) {
+                        try (CanaryBait bait = CanaryBait.open(all, root, false)) {
                             bait.initWords();
                             bait.escapedFromOutside();
                         }
