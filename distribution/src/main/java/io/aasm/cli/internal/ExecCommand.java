@@ -17,7 +17,8 @@ import picocli.CommandLine.TypeConversionException;
         headerHeading = "%n", synopsisHeading = "Usage: ",
         customSynopsis = "aasm run exec [--isolation none|auto|process|container|vm] [--isolation-backend ID]"
                 + "%n                     [--policy FILE] [--dry-run] [--report FORMAT] [--report-file PATH] [--workdir DIR]"
-                + "%n                     [--agent-id ID] [--no-proxy] -- PROGRAM [ARGS...]",
+                + "%n                     [--agent-id ID] [--no-proxy] [--verify]"
+                + "%n                     -- PROGRAM [ARGS...]",
         description = {
             "%nRuns PROGRAM under the isolation the policy and flags ask for. The program's stdin, stdout and",
             "stderr are your own; its exit status is aasm's exit status. SIGINT/SIGTERM/SIGHUP sent to aasm",
@@ -68,6 +69,12 @@ public final class ExecCommand implements Callable<Integer> {
             + " them itself). The boundary is unchanged. Independent of --isolation; see the dry run's protection"
             + " section.")
     boolean noProxy;
+
+    @Option(names = "--verify", description = "Run every canary the chosen backend has before the program, also those"
+            + " whose cost here is over the per-launch budget (the VM boundary's, under emulation): each prevented"
+            + " domain is then tried and its claim rises to denied_before_execution only when the attempt was refused."
+            + " Backends whose canaries are within the budget run them in any case.")
+    boolean verify;
 
     @Parameters(index = "0", paramLabel = "PROGRAM", description = "Program to run (a path, or a name searched on PATH).")
     String program;

@@ -63,7 +63,7 @@ final class ExecRun {
         IsolationKernel kernel = inv.kernel();
         LaunchRequest request = new LaunchRequest(Optional.ofNullable(cmd.isolation), Optional.ofNullable(cmd.backend),
                 Optional.of(policy.toString()), cmd.program, cmd.args, workdir.toString(), identity(), io.env(),
-                io.stdio(), !cmd.noProxy);
+                io.stdio(), !cmd.noProxy, cmd.verify);
         LaunchDecision decision = kernel.decide(request);
         LaunchStages.mark("decided");
         if (decision instanceof LaunchDecision.PolicyRejected rejected) {

@@ -90,7 +90,7 @@ class AasmCliTest {
     void aReusedRunModelKeepsNothingOfThePreviousCall() {
         kernel.decision = rejected();
         run(true, "run", "exec", "--isolation", "process", "--isolation-backend", "aasm-native", "--agent-id", "bot-7",
-                "--policy", "/p.yaml", "--no-proxy", "--workdir", "/", "--", "prog", "-c", "x");
+                "--policy", "/p.yaml", "--no-proxy", "--verify", "--workdir", "/", "--", "prog", "-c", "x");
         run(true, "run", "exec", "--", "other");
         LaunchRequest first = kernel.requests.get(0);
         LaunchRequest second = kernel.requests.get(1);
@@ -102,6 +102,8 @@ class AasmCliTest {
         assertEquals("other", second.program());
         assertEquals(List.of(), second.args());
         assertTrue(second.transportMediation(), "--no-proxy of the previous call does not carry over");
+        assertTrue(first.verify(), "control: --verify arrived");
+        assertTrue(!second.verify(), "--verify of the previous call does not carry over");
         assertTrue(!"bot-7".equals(second.identity().agentId()), second.identity().agentId());
         assertEquals(List.of("-c", "x"), first.args(), "the first request's arguments were not reused in place");
     }

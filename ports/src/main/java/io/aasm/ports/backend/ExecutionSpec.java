@@ -15,6 +15,8 @@ import java.util.TreeMap;
  * reports the write domain unsupported for this launch (naming the overlap) when a write grant covers one.
  * {@code transport} is the kernel's decision on transport mediation: when it is {@code MEDIATED}, a backend that
  * can relay plans for it and says so ({@link BackendPlan#relaysTransport()}); one that cannot is not selected.
+ * {@code verify} is {@code --verify}: run every canary the backend has, also those whose cost on this host is over
+ * the per-launch budget (a backend runs the ones within it in any case).
  */
 public record ExecutionSpec(
         String program,
@@ -26,7 +28,8 @@ public record ExecutionSpec(
         CredentialPosture credentials,
         Stdio stdio,
         List<String> protectedPaths,
-        TransportMediation transport) {
+        TransportMediation transport,
+        boolean verify) {
 
     public ExecutionSpec {
         Objects.requireNonNull(program);
@@ -44,6 +47,21 @@ public record ExecutionSpec(
             }
         }
         Objects.requireNonNull(transport, "transport");
+    }
+
+    /** A spec without {@code --verify}. */
+    public ExecutionSpec(String program, List<String> args, String workingDirectory, IdentityRef identity,
+                         List<ControlRequirement> requirements, Map<String, String> environment,
+                         CredentialPosture credentials, Stdio stdio, List<String> protectedPaths,
+                         TransportMediation transport) {
+        this(program, args, workingDirectory, identity, requirements, environment, credentials, stdio, protectedPaths,
+                transport, false);
+    }
+
+    /** The same spec with {@code --verify} on or off. */
+    public ExecutionSpec withVerify(boolean on) {
+        return new ExecutionSpec(program, args, workingDirectory, identity, requirements, environment, credentials, stdio,
+                protectedPaths, transport, on);
     }
 
     /** A spec without transport mediation (backends' own tests, probes, embedded callers). */
@@ -67,6 +85,6 @@ public record ExecutionSpec(
     public String toString() {
         return "ExecutionSpec[program=" + program + ", args=" + args.size() + ", workingDirectory=" + workingDirectory
                 + ", requirements=" + requirements + ", environmentNames=" + environment.keySet() + ", protectedPaths="
-                + protectedPaths + ", transport=" + transport.state().token() + "]";
+                + protectedPaths + ", transport=" + transport.state().token() + ", verify=" + verify + "]";
     }
 }

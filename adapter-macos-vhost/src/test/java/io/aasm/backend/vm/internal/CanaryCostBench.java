@@ -117,7 +117,7 @@ public final class CanaryCostBench {
         }
         return new ExecutionSpec("/bin/true", List.of(), dir.toString(), io.aasm.ports.backend.IdentityRef.anonymous(),
                 reqs, Map.of(), io.aasm.ports.backend.CredentialPosture.none(),
-                new io.aasm.ports.backend.Stdio.Inherit());
+                new io.aasm.ports.backend.Stdio.Inherit()).withVerify(true);
     }
 
     private static long mean(List<Long> v) {

@@ -76,6 +76,27 @@ class CanaryTest {
     }
 
     /**
+     * In a guest the canaries cost more than the per-launch budget, so they run only under {@code --verify}.
+     * Without it the same broken boundary is not noticed before the program (nothing tried it) and no claim
+     * rises; with it (the control, as above) the launch is refused.
+     */
+    @Test
+    void withoutVerifyTheGuestMakesNoAttempt(@TempDir Path dir) throws Exception {
+        Path out = Files.createDirectories(dir.resolve("out"));
+        ExecutionSpec plain = spec(out).withVerify(false);
+        assertEquals(new ExitDisposition.Exited(0), Guests.backend().runDirect(plain, CanaryTest::withoutLandlock));
+        assertEquals("ran\n", Files.readString(out.resolve("ran")), "no canary stood before the program");
+        Execution e = Spawned.spawn(Guests.backend(), plain);
+        assertEquals(new ExitDisposition.Exited(0), e.await());
+        assertTrue(e.evidence().records().stream().noneMatch(r -> r.kind() == EvidenceKind.DECISION),
+                "a claim rose without an attempt: " + e.evidence());
+        Files.delete(out.resolve("ran"));
+        assertThrows(LaunchException.class, () -> Guests.backend().runDirect(spec(out), CanaryTest::withoutLandlock),
+                "control: with --verify the broken boundary refuses the launch");
+        assertFalse(Files.exists(out.resolve("ran")));
+    }
+
+    /**
      * Process creation denied outright: the guest's seccomp program answers the canary's fork with EPERM.
      * Broken on purpose: the plan still claims it, but the guest installs no seccomp program; the fork
      * succeeds and the launch is refused before the program (a shell builtin writing a marker) runs.
@@ -104,7 +125,8 @@ class CanaryTest {
         return new ExecutionSpec("/bin/sh", List.of("-c", "echo ran > " + out.resolve("ran")), out.toString(),
                 io.aasm.ports.backend.IdentityRef.anonymous(), List.of(Guests.read(), Guests.write(out.toString()),
                 ControlRequirement.strict(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain())), Map.of(),
-                io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit());
+                io.aasm.ports.backend.CredentialPosture.none(), new io.aasm.ports.backend.Stdio.Inherit())
+                .withVerify(true);
     }
 
     private static GuestPlan withoutSeccomp(GuestPlan p) {
@@ -120,6 +142,6 @@ class CanaryTest {
     private static ExecutionSpec spec(Path out) {
         return Guests.grandchild("echo ran > " + out.resolve("ran"), out, Map.of(), List.of(Guests.read(),
                 Guests.write(out.toString()), ControlRequirement.strict(CapabilityDomain.NETWORK_EGRESS,
-                        new Scope.Egress(List.of()))));
+                        new Scope.Egress(List.of())))).withVerify(true);
     }
 }

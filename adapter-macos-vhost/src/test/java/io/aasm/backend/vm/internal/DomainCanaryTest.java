@@ -135,6 +135,7 @@ class DomainCanaryTest {
     }
 
     private static ExecutionSpec spec(Path out, String action, ControlRequirement r) {
-        return Guests.grandchild(action, out, Map.of(), List.of(Guests.read(), Guests.write(out.toString()), r));
+        return Guests.grandchild(action, out, Map.of(), List.of(Guests.read(), Guests.write(out.toString()), r))
+                .withVerify(true);
     }
 }

@@ -51,10 +51,11 @@ final class TrialRunner {
                 + staged.script() + "\n");
         String inner = "/bin/sh -c '/bin/sh " + act + "; exit $?'; exit $?";
         boolean none = backend.equals(SuiteRunner.NONE);
+        // --verify: every canary a backend has runs (the VM's too), so each claim they raise is judged for truth.
         LaunchRequest request = new LaunchRequest(Optional.of(none ? IsolationClass.NONE : IsolationClass.AUTO),
                 none ? Optional.empty() : Optional.of(backend), Optional.of(policyFile.toString()), "/bin/sh",
                 List.of("-c", inner), b.out().toString(), new IdentityRef("aasm-conformance", Optional.empty(), List.of()),
-                b.tools().callerEnvironment(), staged.stdio(), !none && staged.mediated());
+                b.tools().callerEnvironment(), staged.stdio(), !none && staged.mediated(), true);
         try {
             LaunchDecision decision = kernel.decide(request);
             if (decision instanceof LaunchDecision.PolicyRejected r) {

@@ -88,7 +88,7 @@ final class Decider {
         ExecutionSpec spec = new ExecutionSpec(program, request.args(), request.workingDirectory(),
                 request.identity(), lowering.requirements(), credentials.environment(), credentials.posture(),
                 request.stdio(), protectedPaths, mediation instanceof TransportDecider.Outcome.Decided d
-                ? d.transport() : io.aasm.ports.transport.TransportMediation.notRequested());
+                ? d.transport() : io.aasm.ports.transport.TransportMediation.notRequested(), request.verify());
         ReportContext ctx = new ReportContext(isolation, request.identity(),
                 new TargetSummary(program, request.args().size()), lowering.origin(), Optional.of(lowering),
                 credentials.posture());

@@ -111,6 +111,18 @@ class KernelDecideTest {
     }
 
     @Test
+    void verifyReachesTheBackendsSpecOnlyWhenAsked() {
+        KernelComponent k = withPolicy(Optional.empty());
+        bind(k, new TestBackend("alpha", Caps.allStrong()), 0);
+        LaunchDecision.Confined asked = assertInstanceOf(LaunchDecision.Confined.class,
+                k.decide(request(IsolationClass.AUTO, POLICY).withVerify(true)));
+        assertTrue(asked.plan().spec().verify(), "--verify did not reach the backend");
+        LaunchDecision.Confined plain = assertInstanceOf(LaunchDecision.Confined.class,
+                k.decide(request(IsolationClass.AUTO, POLICY)));
+        assertFalse(plain.plan().spec().verify(), "control: without --verify the spec does not ask for it");
+    }
+
+    @Test
     void aBackendThatAppearsLaterIsUsedWithoutRestart() {
         KernelComponent k = withPolicy(Optional.empty());
         assertInstanceOf(LaunchDecision.Refused.class, k.decide(request(IsolationClass.AUTO, POLICY)));

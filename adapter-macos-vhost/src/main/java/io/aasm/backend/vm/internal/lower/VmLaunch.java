@@ -15,27 +15,35 @@ import java.util.OptionalLong;
  * wall clock the host enforces, per stated domain the steps that install it (what reports show), and the
  * guest's proxy port when its egress grants go through the launch's mediation session, and what its canaries
  * aim at (kept apart from the plan: a plan changed on purpose still meets the canaries of what was claimed).
+ * {@code canaries} says whether the guest makes its canary attempts at all: only under {@code --verify}, because
+ * in a guest they cost more than the per-launch budget (docs/audit.md, cost).
  */
 public record VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
                        Map<CapabilityDomain, List<String>> installed, OptionalInt proxyPort,
-                       CanaryTargets canaryTargets) {
+                       CanaryTargets canaryTargets, boolean canaries) {
     /** A share slot: which device, the host folder behind it, and whether the host refuses writes to it. */
     public record ShareSlot(int slot, String hostPath, boolean readOnly) {
     }
 
     public VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
                     Map<CapabilityDomain, List<String>> installed) {
-        this(plan, slots, wallClockSeconds, installed, OptionalInt.empty(), CanaryTargets.NONE);
+        this(plan, slots, wallClockSeconds, installed, OptionalInt.empty(), CanaryTargets.NONE, true);
+    }
+
+    /** A launch whose canaries run (tests of the canaries themselves). */
+    public VmLaunch(GuestPlan plan, List<ShareSlot> slots, OptionalLong wallClockSeconds,
+                    Map<CapabilityDomain, List<String>> installed, OptionalInt proxyPort, CanaryTargets canaryTargets) {
+        this(plan, slots, wallClockSeconds, installed, proxyPort, canaryTargets, true);
     }
 
     /** This launch with its canaries aimed at {@code t} (tests: a target the guest can reach). */
     public VmLaunch withTargets(CanaryTargets t) {
-        return new VmLaunch(plan, slots, wallClockSeconds, installed, proxyPort, t);
+        return new VmLaunch(plan, slots, wallClockSeconds, installed, proxyPort, t, canaries);
     }
 
     /** This launch with {@code plan} in place of its own, everything else (the canaries' targets too) kept. */
     public VmLaunch withPlan(GuestPlan p) {
-        return new VmLaunch(p, slots, wallClockSeconds, installed, proxyPort, canaryTargets);
+        return new VmLaunch(p, slots, wallClockSeconds, installed, proxyPort, canaryTargets, canaries);
     }
 
     public VmLaunch {

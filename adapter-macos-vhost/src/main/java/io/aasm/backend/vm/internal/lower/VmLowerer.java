@@ -122,7 +122,7 @@ public final class VmLowerer {
                 .filter(Scope.Syscalls.class::isInstance).map(Scope.Syscalls.class::cast), limits.rlimits(),
                 seccomp::number);
         return new VmLowering.Lowered(new VmLaunch(plan, layout.slots().stream().map(s -> new VmLaunch.ShareSlot(s.slot(),
-                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort, targets));
+                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort, targets, spec.verify()));
     }
 
     private static List<String> argv(ExecutionSpec spec) {

@@ -30,6 +30,9 @@ final class GuestCanaries {
     }
 
     static Optional<CanaryPlan> choose(VmLaunch launch) {
+        if (!launch.canaries()) {
+            return Optional.empty(); // over the per-launch budget in a guest: only under --verify
+        }
         // The program's process reports its canaries through a pipe: a policy refusing write leaves no report,
         // and a canary that got through could not even say so (the process would just end with 125).
         if (!free(launch.canaryTargets(), "write")) {

@@ -65,6 +65,18 @@ class GuestCanariesChoiceTest {
     }
 
     @Test
+    void withoutVerifyALaunchGetsNoCanaryAtAll() {
+        Map<CapabilityDomain, List<String>> installed = new EnumMap<>(CapabilityDomain.class);
+        installed.put(CapabilityDomain.FILESYSTEM_READ, List.of("installed"));
+        installed.put(CapabilityDomain.SYSCALL, List.of("installed"));
+        CanaryTargets t = new CanaryTargets(MKDIR, NOFILE, CanaryTargets.UNREACHABLE_RESOLVER, Set.of());
+        assertEquals(Optional.empty(), GuestCanaries.choose(new VmLaunch(PLAN, List.of(), OptionalLong.empty(),
+                installed, OptionalInt.empty(), t, false)));
+        assertTrue(GuestCanaries.choose(new VmLaunch(PLAN, List.of(), OptionalLong.empty(), installed,
+                OptionalInt.empty(), t, true)).isPresent(), "control: the same launch under --verify has canaries");
+    }
+
+    @Test
     void aDenialUnderTheNonceIsADecisionNamingTheTargetAndTheAnswer() {
         CanaryPlan c = choose(new CanaryTargets(MKDIR, NOFILE, CanaryTargets.UNREACHABLE_RESOLVER, Set.of()),
                 CapabilityDomain.SYSCALL, CapabilityDomain.NAME_RESOLUTION);
