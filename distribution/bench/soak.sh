@@ -82,8 +82,15 @@ echo "| baseline | – | – | – | – | – | – | $b_fds | $b_thr | $b_rss 
 leaked=0
 for c in 1 8 32; do
     (cd "$work/cwd" && seq 1 "$n" | xargs -P "$c" -I{} bash -c one > "$work/lat-$c")
-    sleep 1 # the kernel closes a connection after its client has read the status
-    read -r fds thr rss zom cg tmp procs < <(account)
+    # The kernel closes a connection, and reaps and removes what a launch made, after its client has read the
+    # status: wait for the counts to come back (a fixed second was too short on a loaded machine), at most 30 s;
+    # what is still above the baseline then is a leak.
+    for _ in $(seq 1 150); do
+        read -r fds thr rss zom cg tmp procs < <(account)
+        [ "$fds" -le "$b_fds" ] && [ "$zom" -eq 0 ] && [ "$cg" -le "$b_cg" ] && [ "$tmp" -le "$b_tmp" ] \
+            && [ "$procs" -le "$b_procs" ] && break
+        sleep 0.2
+    done
     failed=$(grep -c FAIL "$work/lat-$c" || true)
     read -r p50 p90 p99 max < <(grep -v FAIL "$work/lat-$c" | percentiles)
     echo "| concurrency $c | $n | $failed | $p50 | $p90 | $p99 | $max | $fds | $thr | $rss | $zom | $cg | $tmp | $procs |"
