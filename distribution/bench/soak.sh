@@ -52,8 +52,11 @@ account() {
     threads=$(awk '/^Threads:/ {print $2}' "/proc/$kpid/status")
     rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$kpid/status")
     zombies=$(ps -o stat= --ppid "$kpid" | grep -c '^Z' || true)
-    cgroups=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "aasm-$owner-*" 2>/dev/null | wc -l)
-    tmp=$(find "$XDG_CACHE_HOME/aasm/tmp" -mindepth 1 2>/dev/null | wc -l)
+    # find exits 1 when a folder it was about to enter vanished (a launch's cgroup or temp folder being removed,
+    # ours or another user's): what it counted is still the count, and under set -e and pipefail that status
+    # used to end this function silently, and the script with it (read met an empty line).
+    cgroups=$(find /sys/fs/cgroup -maxdepth 3 -type d -name "aasm-$owner-*" 2>/dev/null | wc -l || true)
+    tmp=$(find "$XDG_CACHE_HOME/aasm/tmp" -mindepth 1 2>/dev/null | wc -l || true)
     echo "$fds $threads $rss $zombies $cgroups $tmp $(count_procs)"
 }
 percentiles() { # milliseconds, one a line -> "p50 p90 p99 max"
@@ -82,8 +85,16 @@ echo "| baseline | – | – | – | – | – | – | $b_fds | $b_thr | $b_rss 
 leaked=0
 for c in 1 8 32; do
     (cd "$work/cwd" && seq 1 "$n" | xargs -P "$c" -I{} bash -c one > "$work/lat-$c")
-    sleep 1 # the kernel closes a connection after its client has read the status
-    read -r fds thr rss zom cg tmp procs < <(account)
+    # The kernel closes a connection, and reaps and removes what a launch made, after its client has read the
+    # status: wait for the counts to come back (a fixed second was too short on a loaded machine), at most 30 s;
+    # what is still above the baseline then is a leak.
+    for _ in $(seq 1 150); do
+        [ -d "/proc/$kpid" ] || { echo "soak: the kernel (pid $kpid) is gone" >&2; exit 1; }
+        read -r fds thr rss zom cg tmp procs < <(account)
+        [ "$fds" -le "$b_fds" ] && [ "$zom" -eq 0 ] && [ "$cg" -le "$b_cg" ] && [ "$tmp" -le "$b_tmp" ] \
+            && [ "$procs" -le "$b_procs" ] && break
+        sleep 0.2
+    done
     failed=$(grep -c FAIL "$work/lat-$c" || true)
     read -r p50 p90 p99 max < <(grep -v FAIL "$work/lat-$c" | percentiles)
     echo "| concurrency $c | $n | $failed | $p50 | $p90 | $p99 | $max | $fds | $thr | $rss | $zom | $cg | $tmp | $procs |"

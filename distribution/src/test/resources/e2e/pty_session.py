@@ -57,15 +57,18 @@ def main():
                     break
             os.write(master, b"echo ab-editX\x7f-ok\n")  # DEL erases the X: line editing inside
             result["edited"] = bool(read_until(master, "ab-edit-ok", 20, log))
-            os.write(master, b"sleep 100\n")
-            time.sleep(0.8)
+            # The job says it runs before the key goes: a key typed while the shell still reads its line would
+            # interrupt the shell's line editor, not the job (a fixed pause assumed the job was there by then).
+            # It prints from inside the foreground job, so the terminal is the job's when READY arrives.
+            os.write(master, b"sh -c 'echo READY-$((1+1)); exec sleep 100'\n")
+            running = read_until(master, "READY-2", 20, log) is not None
             os.write(master, b"\x03")  # Ctrl-C
             os.write(master, b"echo status=$?\n")
-            result["interrupted"] = bool(read_until(master, "status=130", 20, log))
-            os.write(master, b"sleep 100\n")
-            time.sleep(0.8)
+            result["interrupted"] = running and bool(read_until(master, "status=130", 20, log))
+            os.write(master, b"sh -c 'echo READY-$((2+2)); exec sleep 100'\n")
+            running = read_until(master, "READY-4", 20, log) is not None
             os.write(master, b"\x1a")  # Ctrl-Z: the job stops, the shell is back
-            result["stopped"] = bool(read_until(master, "Stopped", 20, log))
+            result["stopped"] = running and bool(read_until(master, "Stopped", 20, log))
             os.write(master, b"kill -9 %1; wait\n")
             time.sleep(0.5)
             os.write(master, b"exit 7\n")

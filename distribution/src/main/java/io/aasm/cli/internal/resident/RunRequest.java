@@ -2,6 +2,7 @@ package io.aasm.cli.internal.resident;
 
 import io.aasm.ports.trace.LaunchStages;
 import io.aasm.cli.internal.CommandInvocation;
+import io.aasm.cli.internal.EarlyWindowChange;
 import io.aasm.cli.internal.wire.Frames;
 import io.aasm.ports.backend.Stdio;
 import java.io.BufferedOutputStream;
@@ -58,6 +59,8 @@ final class RunRequest {
         }
         AtomicInteger firstSignal = new AtomicInteger();
         AtomicReference<IntConsumer> onSignal = new AtomicReference<>();
+        // The client relays window changes from its start: one before the program's forwarder exists is kept.
+        EarlyWindowChange.installIn(onSignal);
         AtomicInteger done = new AtomicInteger();
         startReader.accept(new SignalRelay(fd, firstSignal, onSignal, done));
         try {

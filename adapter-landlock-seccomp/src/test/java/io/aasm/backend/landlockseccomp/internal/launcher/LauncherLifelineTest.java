@@ -28,7 +28,7 @@ class LauncherLifelineTest {
         Path marker = dir.resolve("daemon-started");
         // The program starts a setsid daemon (double fork), then sleeps itself.
         String script = "/usr/bin/setsid /bin/sh -c '/bin/sleep " + tag + " & /bin/sleep " + tag + "' </dev/null >/dev/null 2>&1 &"
-                + " /bin/sleep 0.2; echo up > " + marker + "; exec /bin/sleep " + tag;
+                + " echo up > " + marker + "; exec /bin/sleep " + tag;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Process helper = new ProcessBuilder(java, "-cp", cp, LifelineHelper.class.getName(),
@@ -39,6 +39,9 @@ class LauncherLifelineTest {
             assertTrue(first != null && first.contains("Started"), "helper said: " + first);
             long launcherPid = Long.parseLong(first.split(" ")[1]);
             LauncherFixture.waitFor(() -> Files.exists(marker));
+            // The marker comes before the program's exec and says nothing of the daemon's forks (a fixed pause
+            // did, and a loaded machine could outlast it): wait for the tree the assertion names.
+            LauncherFixture.waitFor(() -> LauncherFixture.tagged(tag).size() == 3);
             List<ProcessHandle> tree = LauncherFixture.tagged(tag);
             assertEquals(3, tree.size(), "program sleep, daemon shell's sleep and daemon sleep: " + tree);
             // The relay: the launcher's child that stayed in this (the host's) network namespace.
