@@ -36,6 +36,9 @@ final class Listener implements AutoCloseable {
             server.register(sel, SelectionKey.OP_ACCEPT);
             long deadline = System.nanoTime() + millis * 1_000_000L;
             while (true) {
+                // Liveness before the accept: a QEMU that connected and then died between the two left its
+                // connection in the backlog, and "exited before connecting" would be the wrong account.
+                boolean alive = qemu.isAlive();
                 SocketChannel c = server.accept();
                 if (c != null) {
                     c.configureBlocking(true);
@@ -43,8 +46,8 @@ final class Listener implements AutoCloseable {
                     return c;
                 }
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
-                if (left <= 0 || !qemu.isAlive()) {
-                    throw new IOException(qemu.isAlive() ? "QEMU did not connect to " + path.getFileName() + " within "
+                if (left <= 0 || !alive) {
+                    throw new IOException(alive ? "QEMU did not connect to " + path.getFileName() + " within "
                             + millis + " ms" : "QEMU exited (" + qemu.exitValue() + ") before connecting");
                 }
                 sel.select(Math.min(left, 100));
