@@ -12,6 +12,7 @@
  *   canary:dns            a DNS query datagram to 198.18.0.53:53, a resolver outside the host   name_resolution
  *   canary:keyring        keyctl on the caller's user keyring (not namespaced; the profile denies)  credential
  *   canary:rlimit=<r>:<h> raising hard rlimit <r> (the engine set it to <h>) by one                 resource
+ *   canary:fork           clone(SIGCHLD) (what fork() makes), fork and vfork; the profile denies   process_creation
  *
  * The record is one line on stderr, `aasm-canary:nonce=<hex> <domain>=<denied|passed|error>/<errno> ...`,
  * written with one write(2) before the program exists; the supervisor's relay takes the first line of the
@@ -28,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 static char canary_line[1024];
 static size_t canary_used;
@@ -39,6 +41,23 @@ static void canary_note(const char *domain, int through, int err, int denied) {
                      through ? 0 : err);
     if (n > 0 && (size_t)n < sizeof canary_line - canary_used) canary_used += (size_t)n;
     if (through && !canary_escaped) canary_escaped = domain;
+}
+
+/*
+ * One process-creating call: 0 when refused with EPERM (the profile's answer), else its errno (-1 when it
+ * made a process, which is reaped at once: it only calls _exit). vfork through libc's wrapper, the one form
+ * whose child may safely run on the parent's stack until it exits.
+ */
+static int canary_spawn(int how) {
+    pid_t p = how == 0 ? (pid_t)syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L)
+            : how == 1 ? (pid_t)syscall(SYS_fork) : vfork();
+    if (p == 0) _exit(0);
+    if (p > 0) {
+        while (waitpid(p, NULL, 0) < 0 && errno == EINTR) {
+        }
+        return -1;
+    }
+    return errno == EPERM ? 0 : errno;
 }
 
 static void canary_one(const char *a) {
@@ -108,6 +127,16 @@ static void canary_one(const char *a) {
             through = r == 0;
         }
         canary_note("resource", through, err, err == EPERM);
+    } else if (!strcmp(a, "canary:fork")) {
+        /* With processes denied the profile refuses fork/vfork and every clone without CLONE_THREAD: EPERM.
+         * Any process made is a boundary not held; any other errno (EAGAIN: a pids limit) is not the profile's. */
+        int through = 0, err = 0;
+        for (int how = 0; how < 3; how++) {
+            int r = canary_spawn(how);
+            if (r < 0) through = 1;
+            else if (r > 0 && !err) err = r;
+        }
+        canary_note("process_creation", through, err ? err : EPERM, !err);
     } else if (!strncmp(a, "canary:signal=", 14)) {
         int r = kill((pid_t)atoi(a + 14), 0);
         int err = errno;

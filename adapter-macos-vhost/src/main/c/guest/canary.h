@@ -6,10 +6,6 @@
 
 #include "plan.h"
 
-/* Beyond proto.h's CANARY_* bits (the plan carries the mask as is): fork(), which the guest's seccomp program
- * answers with EPERM when process creation is denied outright. */
-#define CANARY_PROCESS 8u
-
 /*
  * Attempts each canary of the plan. 0 when every one was denied, with "canary_nonce=..\ncanary.<domain>=denied:<errno>"
  * lines in out; -1 when one got through, with "<domain>: <what it did>" in out (the launch must not go on).

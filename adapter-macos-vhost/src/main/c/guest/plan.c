@@ -157,7 +157,24 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
             if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) return -1;
         memcpy(o->canary_nonce, p + 4, n - 4);
         o->canary_nonce[n - 4] = 0;
-        return o->canaries ? 0 : -1;
+        return o->canaries && !(o->canaries & ~CANARY_ALL) ? 0 : -1;
+    case R_CANARY_SYSCALL:
+        if (n != 4 || o->have_canary_syscall) return -1;
+        o->have_canary_syscall = 1;
+        o->canary_syscall = be32(p);
+        return 0;
+    case R_CANARY_RLIMIT:
+        if (n != 12 || o->have_canary_rlimit) return -1;
+        o->have_canary_rlimit = 1;
+        o->canary_rl_resource = be32(p);
+        o->canary_rl_hard = be64(p + 4);
+        return 0;
+    case R_CANARY_NAMES:
+        if (n != 6 || o->have_canary_names) return -1;
+        o->have_canary_names = 1;
+        o->canary_ns_addr = be32(p);
+        o->canary_ns_port = be16(p + 4);
+        return o->canary_ns_port ? 0 : -1;
     case R_PROXY:
         if (n != 2 || o->proxy_port) return -1;
         o->proxy_port = be16(p);
@@ -186,6 +203,13 @@ int plan_decode(const unsigned char *in, size_t len, struct plan *o, char *err, 
     }
     if (!o->program || !o->cwd || o->argc == 0) return fail(err, cap, "bad_plan:program, argument or cwd missing");
     if (!o->seed.p || !o->have_clock) return fail(err, cap, "bad_plan:seed or clock missing");
+    /* a canary without its target, or a target without its canary, is a host bug: refuse rather than guess */
+    if (!(o->canaries & CANARY_SYSCALL) != !o->have_canary_syscall)
+        return fail(err, cap, "bad_plan:the syscall canary and its call come together");
+    if (!(o->canaries & CANARY_RESOURCE) != !o->have_canary_rlimit)
+        return fail(err, cap, "bad_plan:the resource canary and its ceiling come together");
+    if (!(o->canaries & CANARY_NAMES) != !o->have_canary_names)
+        return fail(err, cap, "bad_plan:the name canary and its address come together");
     o->argv[o->argc] = NULL;
     o->envp[o->envc] = NULL;
     return 0;

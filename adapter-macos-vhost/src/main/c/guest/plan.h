@@ -55,6 +55,14 @@ struct plan {
     uint32_t flags;
     uint32_t canaries;   /* CANARY_* mask, 0: none */
     char canary_nonce[65];
+    int have_canary_syscall;
+    uint32_t canary_syscall;      /* R_CANARY_SYSCALL */
+    int have_canary_rlimit;
+    uint32_t canary_rl_resource;  /* R_CANARY_RLIMIT */
+    uint64_t canary_rl_hard;
+    int have_canary_names;
+    uint32_t canary_ns_addr;      /* R_CANARY_NAMES, host byte order */
+    uint16_t canary_ns_port;
     int proxy_port;      /* R_PROXY: 1..65535, 0: none */
 };
 

@@ -1,5 +1,5 @@
 /*
- * The host <-> guest wire protocol, version 2 (PROTOCOL.md). One byte stream (a virtio-serial port named
+ * The host <-> guest wire protocol, version 3 (PROTOCOL.md). One byte stream (a virtio-serial port named
  * "ctl" in the guest; a unix socket or a helper's pipes on the host) carries frames:
  *
  *     u8 type | u32 length (big-endian) | length bytes of payload
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define PLAN_MAGIC "AAVP"
 #define GUEST_MAX_PAYLOAD 65536u
 #define HOST_MAX_PAYLOAD (8u << 20)
@@ -68,6 +68,9 @@ enum {
     R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
     R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
+    R_CANARY_SYSCALL = 0x71, /* u32 number of a call an R_SECCOMP program denies (version 3; with CANARY_SYSCALL) */
+    R_CANARY_RLIMIT = 0x72,  /* u32 resource, u64 the hard ceiling an R_RLIMIT claims (v3; with CANARY_RESOURCE) */
+    R_CANARY_NAMES = 0x73,   /* u32 IPv4 address, u16 port of the name canary's datagram (v3; with CANARY_NAMES) */
     R_PROXY = 0x80,    /* u16 port: the agent listens on 127.0.0.1 and [::1] there and relays (F_NET_*) */
 };
 
@@ -76,6 +79,12 @@ enum {
 #define CANARY_FS_READ 1u  /* list the view's root, which no read rule covers */
 #define CANARY_FS_WRITE 2u /* create a file in the view's root, which no write rule covers */
 #define CANARY_EGRESS 4u   /* TCP connect to the host side of a user-mode network (10.0.2.2) */
+#define CANARY_PROCESS 8u  /* fork(): the guest's seccomp program answers EPERM when processes are denied outright */
+#define CANARY_SYSCALL 16u /* the R_CANARY_SYSCALL call, every argument -1: only a filter answers EPERM (version 3) */
+#define CANARY_NAMES 32u   /* a DNS datagram to R_CANARY_NAMES (198.18.0.53:53): no device, no route (version 3) */
+#define CANARY_KEYRING 64u /* keyctl on the caller's user keyring: the baseline seccomp program (version 3) */
+#define CANARY_RESOURCE 128u /* raise the R_CANARY_RLIMIT hard limit by one: no CAP_SYS_RESOURCE (version 3) */
+#define CANARY_ALL 255u
 
 #define PLAN_F_LANDLOCK 1u
 #define SHARE_RO 1u

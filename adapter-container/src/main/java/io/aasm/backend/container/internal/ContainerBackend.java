@@ -85,7 +85,8 @@ public final class ContainerBackend implements IsolationBackend {
                 .map(r -> host.footprint(r.engine()).abstractNames()).orElse(List.of()));
         this.lowerer = new ContainerLowerer(routes, new ContainerLowerer.Host(table, this::need,
                 () -> HostTree.list(Path.of("/")), () -> MountTable.mountPoints(settings.procRoot().resolve("self/mountinfo")),
-                List.of(settings.probeCacheDir().toString(), settings.stateDir().toString()),
+                List.of(settings.probeCacheDir().toString(), settings.stateDir().toString(),
+                        settings.canaryRoot().toString()),
                 () -> ready().map(r -> host.footprint(r.engine()).sockets()).orElse(List.of()),
                 () -> ready().flatMap(r -> r.facts().dataRoot())));
         this.measured = new Measured(routes::general, this::need);
@@ -190,14 +191,14 @@ public final class ContainerBackend implements IsolationBackend {
     /** The launch's canaries (CanaryChoice), their file and listener made now; none when switched off. */
     private Optional<CanaryBait> canaries(List<ControlRequirement> enforced, ContainerPlan plan) throws LaunchException {
         Settings s = host.settings();
-        Optional<CanaryChoice> choice = s.canaries() ? CanaryChoice.choose(enforced, plan.init(), s.canaryRoot(),
+        Optional<CanaryChoice> choice = s.canaries() ? CanaryChoice.choose(enforced, s.canaryRoot(),
                 table.map(SyscallTable::numbers).orElse(Map.of()))
                 : Optional.empty();
         if (choice.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(CanaryBait.open(choice.get(), s.canaryRoot()));
+            return Optional.of(CanaryBait.open(choice.get(), s.canaryRoot(), !plan.init()));
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "cannot make the launch's canaries under "
                     + s.canaryRoot() + ": " + e.getMessage(), e);

@@ -103,6 +103,12 @@ public final class QemuVmBackend implements IsolationBackend {
         return boundary.runDirect(spec, alter);
     }
 
+    /** As {@link #runDirect(ExecutionSpec)} with the whole lowered launch altered first (canary tests). */
+    public ExitDisposition runLowered(ExecutionSpec spec, java.util.function.UnaryOperator<
+            io.aasm.backend.vm.internal.lower.VmLaunch> alter) throws LaunchException {
+        return boundary.runLowered(spec, alter);
+    }
+
     /** A mediated spec run to its end with its proxy port led to {@code endpoint} (tests, the relay probe). */
     public ExitDisposition runMediated(ExecutionSpec spec, io.aasm.ports.transport.RelayEndpoint endpoint,
                                        java.util.Map<String, String> environment,

@@ -1,17 +1,10 @@
 package io.aasm.kernel.internal.service;
 
 import io.aasm.kernel.internal.audit.Auditor;
-import io.aasm.kernel.internal.selection.Guarded;
-import io.aasm.kernel.internal.selection.InstalledBackend;
-import io.aasm.kernel.internal.selection.WalkOrder;
 import io.aasm.ports.audit.AuditLog;
-import io.aasm.ports.backend.BackendId;
-import io.aasm.ports.backend.BackendRanking;
 import io.aasm.ports.backend.IsolationBackend;
 import io.aasm.ports.backend.LaunchException;
-import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.kernel.BackendStatus;
-import io.aasm.ports.kernel.FrameworkProperties;
 import io.aasm.ports.kernel.IsolationKernel;
 import io.aasm.ports.kernel.LaunchDecision;
 import io.aasm.ports.kernel.LaunchRequest;
@@ -19,10 +12,8 @@ import io.aasm.ports.kernel.LaunchSession;
 import io.aasm.ports.kernel.PolicyCheck;
 import io.aasm.ports.policy.PolicyLoad;
 import io.aasm.ports.policy.PolicySource;
-import io.aasm.ports.report.ReportFormatName;
 import io.aasm.ports.report.ReportRenderer;
 import io.aasm.ports.transport.TransportMediator;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,14 +42,12 @@ public final class KernelComponent implements IsolationKernel {
 
     private final Function<String, String> properties;
     private final Decider decider = new Decider();
-    private volatile List<AuditLog> auditLogs = List.of();
-    private final LaunchRunner launcher = new LaunchRunner(new Auditor(() -> auditLogs));
-    private volatile WalkOrder walkOrder;
-    private volatile List<String> protectedPaths = List.of();
-    private final LazyServices<IsolationBackend> backendServices = new LazyServices<>();
-    private volatile List<InstalledBackend> backends = List.of(); // the view of backendServices the calls use
+    private final BoundAuditLogs auditLogs = new BoundAuditLogs();
+    private final LaunchRunner launcher = new LaunchRunner(new Auditor(auditLogs));
+    private volatile KernelSettings settings;
+    private final BoundBackends backends = new BoundBackends();
     private final LazyServices<PolicySource> sources = new LazyServices<>();
-    private final LazyServices<ReportRenderer> renderers = new LazyServices<>();
+    private final BoundRenderers renderers = new BoundRenderers();
     private final LazyServices<TransportMediator> mediators = new LazyServices<>();
 
     @Activate
@@ -74,40 +63,28 @@ public final class KernelComponent implements IsolationKernel {
 
     @Modified
     void modified(KernelConfig config) {
-        walkOrder = WalkOrder.of(Optional.ofNullable(properties.apply(FrameworkProperties.AUTO_WALK)), config.auto_walk());
-        protectedPaths = protectedPaths(Optional.ofNullable(properties.apply(FrameworkProperties.PROTECTED_PATHS)), config.protected_paths());
+        settings = KernelSettings.of(config, properties);
     }
 
     // Backends, policy sources, mediators and renderers are bound by their properties and activated on first
     // use (LazyService): binding by ComponentServiceObjects leaves a delayed component unactivated.
     @Reference(service = IsolationBackend.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    synchronized void bindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
-        addBackend(new LazyService<>(objects, props, "activate_backend"), props);
+    void bindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
+        backends.add(new LazyService<>(objects, props, "activate_backend"), props);
     }
 
-    synchronized void unbindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
-        backendServices.remove(props);
-        backends = installed(backendServices);
+    void unbindBackend(ComponentServiceObjects<IsolationBackend> objects, Map<String, Object> props) {
+        backends.remove(props);
     }
 
     /** For tests and embedding: an already active backend. */
-    public synchronized void addBackend(IsolationBackend backend, Map<String, Object> props) {
-        addBackend(LazyService.of(backend), props);
+    public void addBackend(IsolationBackend backend, Map<String, Object> props) {
+        backends.add(LazyService.of(backend), props);
     }
 
-    public synchronized void removeBackend(IsolationBackend backend) {
-        backendServices.remove(backend);
-        backends = installed(backendServices);
-    }
-
-    private void addBackend(LazyService<IsolationBackend> lazy, Map<String, Object> props) {
-        backendServices.add(idOf(lazy, props), rankingOf(props), lazy);
-        backends = installed(backendServices);
-    }
-
-    private static List<InstalledBackend> installed(LazyServices<IsolationBackend> services) {
-        return services.entries().stream().map(e -> new InstalledBackend(e.name(), e.ranking(), e.service())).toList();
+    public void removeBackend(IsolationBackend backend) {
+        backends.remove(backend);
     }
 
     @Reference(service = PolicySource.class, cardinality = ReferenceCardinality.MULTIPLE,
@@ -148,7 +125,7 @@ public final class KernelComponent implements IsolationKernel {
     @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     void bindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {
-        addRenderer(new LazyService<>(objects, props, "activate_renderer"), props);
+        renderers.add(new LazyService<>(objects, props, "activate_renderer"), props);
     }
 
     void unbindRenderer(ComponentServiceObjects<ReportRenderer> objects, Map<String, Object> props) {
@@ -157,37 +134,17 @@ public final class KernelComponent implements IsolationKernel {
 
     /** For tests and embedding: an already active renderer. */
     public void addRenderer(ReportRenderer renderer, Map<String, Object> props) {
-        addRenderer(LazyService.of(renderer), props);
-    }
-
-    private void addRenderer(LazyService<ReportRenderer> lazy, Map<String, Object> props) {
-        Object name = props.get(ReportFormatName.NAME);
-        // a renderer registered without its format name must be asked, which activates it
-        String format = name != null ? name.toString()
-                : Guarded.call("format()", () -> lazy.get().format()) instanceof Guarded.Ok<String> ok ? ok.value() : "";
-        renderers.add(format, 0, lazy);
+        renderers.add(LazyService.of(renderer), props);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    public synchronized void addAuditLog(AuditLog log) {
-        List<AuditLog> next = new ArrayList<>(auditLogs);
-        next.add(log);
-        auditLogs = List.copyOf(next);
+    public void addAuditLog(AuditLog log) {
+        auditLogs.add(log);
     }
 
-    public synchronized void removeAuditLog(AuditLog log) {
-        auditLogs = auditLogs.stream().filter(l -> l != log).toList();
-    }
-
-    /**
-     * The property (the deployment's own state, set by its launcher) and the configured paths together:
-     * configuration can add protected paths, never remove one. Relative entries are dropped.
-     */
-    static List<String> protectedPaths(Optional<String> property, String[] configured) {
-        List<String> raw = new ArrayList<>(property.map(p -> List.of(p.split(":"))).orElse(List.of()));
-        raw.addAll(List.of(configured));
-        return raw.stream().map(String::strip).filter(p -> p.startsWith("/")).distinct().toList();
+    public void removeAuditLog(AuditLog log) {
+        auditLogs.remove(log);
     }
 
     @Override
@@ -203,23 +160,26 @@ public final class KernelComponent implements IsolationKernel {
     public LaunchDecision decide(LaunchRequest request) {
         // a run without a policy file activates no policy source
         List<PolicySource> active = request.policyFile().isPresent() ? sources.active() : List.of();
-        return decider.decide(request, active, backends, walkOrder, protectedPaths, !mediators.isEmpty());
+        KernelSettings s = settings;
+        return decider.decide(request, active, backends.installed(), s.walkOrder(), s.protectedPaths(),
+                !mediators.isEmpty());
     }
 
     @Override
     public LaunchSession launch(LaunchDecision decision) throws LaunchException {
         // only a mediated launch activates the mediator (one that cannot start is refused as one that is gone)
-        return launcher.launch(decision, backends, mediated(decision) ? mediators.first() : Optional.empty());
+        return launcher.launch(decision, backends.installed(), mediated(decision) ? mediators.first() : Optional.empty());
     }
 
     @Override
     public List<BackendStatus> backends() {
-        return backends.stream().map(b -> status(b, false)).toList();
+        return backends.installed().stream().map(b -> BackendStatuses.of(b, false)).toList();
     }
 
     @Override
     public Optional<BackendStatus> probe(String backendId, boolean refresh) {
-        return backends.stream().filter(b -> b.id().equals(backendId)).findFirst().map(b -> status(b, refresh));
+        return backends.installed().stream().filter(b -> b.id().equals(backendId)).findFirst()
+                .map(b -> BackendStatuses.of(b, refresh));
     }
 
     @Override
@@ -229,37 +189,7 @@ public final class KernelComponent implements IsolationKernel {
 
     @Override
     public List<String> autoWalkOrder() {
-        return walkOrder.candidates(backends);
-    }
-
-    private static BackendStatus status(InstalledBackend b, boolean refresh) {
-        // listing a backend activates it: its capabilities are what its own probes measured, never assumed
-        var identity = Guarded.call("identity()", () -> b.backend().identity());
-        Guarded<BackendCapabilities> caps = refresh
-                ? Guarded.call("refreshCapabilities()", () -> b.backend().refreshCapabilities())
-                : Guarded.call("capabilities()", () -> b.backend().capabilities());
-        List<String> faults = new ArrayList<>();
-        if (identity instanceof Guarded.Fault<?> f) {
-            faults.add(f.message());
-        }
-        if (caps instanceof Guarded.Fault<?> f) {
-            faults.add(f.message());
-        }
-        return new BackendStatus(b.id(),
-                identity instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok ? Optional.of(ok.value())
-                        : Optional.empty(),
-                caps instanceof Guarded.Ok<BackendCapabilities> ok ? Optional.of(ok.value()) : Optional.empty(),
-                faults.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", faults)));
-    }
-
-    /** From the service property; a backend without it must be asked, which activates it. */
-    private static String idOf(LazyService<IsolationBackend> backend, Map<String, Object> props) {
-        Object id = props.get(BackendId.NAME);
-        if (id != null) {
-            return id.toString();
-        }
-        return Guarded.call("identity()", () -> backend.get().identity()) instanceof Guarded.Ok<io.aasm.ports.backend.BackendIdentity> ok
-                ? ok.value().id() : "unidentified-backend";
+        return settings.walkOrder().candidates(backends.installed());
     }
 
     private static boolean mediated(LaunchDecision decision) {
@@ -267,17 +197,5 @@ public final class KernelComponent implements IsolationKernel {
             return c.plan().mediated();
         }
         return decision instanceof LaunchDecision.Unconfined u && u.spec().transport().mediated();
-    }
-
-    private static int rankingOf(Map<String, Object> props) {
-        Object r = props.get(BackendRanking.NAME);
-        if (r instanceof Number n) {
-            return n.intValue();
-        }
-        try {
-            return r == null ? 0 : Integer.parseInt(r.toString().trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

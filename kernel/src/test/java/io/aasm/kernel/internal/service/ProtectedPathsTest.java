@@ -48,11 +48,11 @@ class ProtectedPathsTest {
 
     @Test
     void configuredPathsAreAddedToTheLaunchersNeverInPlaceOfThem() {
-        assertEquals(List.of("/opt/aasm", "/home/u/.cache/aasm", "/srv/secrets"), KernelComponent.protectedPaths(
+        assertEquals(List.of("/opt/aasm", "/home/u/.cache/aasm", "/srv/secrets"), KernelSettings.protectedPaths(
                 Optional.of("/opt/aasm:/home/u/.cache/aasm"), new String[] {"/srv/secrets", "relative", "/opt/aasm"}));
-        assertEquals(List.of("/srv/secrets"), KernelComponent.protectedPaths(Optional.empty(),
+        assertEquals(List.of("/srv/secrets"), KernelSettings.protectedPaths(Optional.empty(),
                 new String[] {" /srv/secrets "}));
-        assertEquals(List.of("/opt/aasm"), KernelComponent.protectedPaths(Optional.of("/opt/aasm"), new String[0]));
+        assertEquals(List.of("/opt/aasm"), KernelSettings.protectedPaths(Optional.of("/opt/aasm"), new String[0]));
     }
 
     @Test

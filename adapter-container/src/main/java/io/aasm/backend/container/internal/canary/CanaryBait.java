@@ -1,13 +1,12 @@
 package io.aasm.backend.container.internal.canary;
 
+import io.aasm.support.canary.CanaryHome;
 import io.aasm.support.canary.CanaryListener;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -15,13 +14,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
- * The supervisor's side of one container launch's canaries: a host folder named by a per-launch nonce in
- * aasm's own cache (outside the container's view) holding the file the read canary opens, the loopback
- * listener on the host the egress canary tries to reach, and this JVM's pid, outside the container's pid
- * namespace, for the signal canary. After the run it checks from outside that no connection arrived.
+ * The supervisor's side of one container launch's canaries: the file the read canary opens, in a host
+ * folder of aasm's own cache outside the container's view (made once per supervisor process and shared by
+ * every launch: {@link CanaryHome}; docs/container.md, *Canaries*, says why that is as strong as a folder
+ * per launch), the loopback listener on the host the egress canary tries to reach, and this JVM's pid,
+ * outside the container's pid namespace, for the signal canary. The per-launch nonce binds the record and
+ * names the write canary's file. After the run it checks from outside that no connection arrived and that
+ * no file was created.
  */
 public final class CanaryBait implements AutoCloseable {
     private final CanaryChoice choice;
@@ -29,33 +30,32 @@ public final class CanaryBait implements AutoCloseable {
     private final String nonce;
     private final Path dir;
     private final Optional<CanaryListener> listener;
+    private final boolean inPlace;
     private Optional<String> outside;
     private boolean closed;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
-                       Optional<CanaryListener> listener) {
+                       Optional<CanaryListener> listener, boolean inPlace) {
         this.choice = choice;
         this.kinds = kinds;
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
+        this.inPlace = inPlace;
     }
 
-    public static CanaryBait open(CanaryChoice choice, Path root) throws IOException {
+    /** {@code inPlace}: the plan has no init to fork the program (processes none), so the init becomes it. */
+    public static CanaryBait open(CanaryChoice choice, Path root, boolean inPlace) throws IOException {
         String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-        Files.createDirectories(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        Path dir = Files.createDirectory(root.resolve("launch-" + nonce),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        if (choice.kinds().contains(CanaryKind.FS_READ)) {
-            Files.writeString(dir.resolve("read-" + nonce), nonce);
-        }
+        // checked (a real folder of this user's, 0700, its file a regular file) on every launch, made at most once
+        Path dir = choice.kinds().contains(CanaryKind.FS_READ) ? CanaryHome.folder(root) : root;
         Set<CanaryKind> kinds = EnumSet.copyOf(choice.kinds());
         Optional<CanaryListener> listener = Optional.empty();
         if (kinds.contains(CanaryKind.EGRESS)) {
             // a container is granted no host port (its loopback is its own): any free port is outside every grant
             listener = CanaryListener.open(port -> false);
         }
-        return new CanaryBait(choice, kinds, nonce, dir, listener);
+        return new CanaryBait(choice, kinds, nonce, dir, listener, inPlace);
     }
 
     /** Where the write canary tries to create its file: a read-only folder of the view. */
@@ -72,7 +72,7 @@ public final class CanaryBait implements AutoCloseable {
     }
 
     private Path readFile() {
-        return dir.resolve("read-" + nonce);
+        return CanaryHome.readFile(dir);
     }
 
     private int port() {
@@ -93,6 +93,7 @@ public final class CanaryBait implements AutoCloseable {
                 case KEYRING -> "canary:keyring";
                 case RLIMIT -> "canary:rlimit=" + choice.rlimit().orElseThrow().resource() + ":"
                         + choice.rlimit().orElseThrow().value();
+                case PROCESS -> "canary:fork";
             });
         }
         return out;
@@ -101,11 +102,14 @@ public final class CanaryBait implements AutoCloseable {
     /** How the canary line is judged: this launch's nonce, its planned domains, and what each attempted. */
     public CanaryRecords.Launch launch() {
         return new CanaryRecords.Launch(nonce, kinds.stream().map(CanaryKind::domain).collect(Collectors.toSet()),
-                d -> attempt(CanaryKind.of(d)), WHERE);
+                d -> attempt(CanaryKind.of(d)), inPlace ? IN_PLACE : FORKING);
     }
 
-    private static final String WHERE = "inside the container, by its init, before it forked the program; the record is the first line of the"
-            + " container's stderr, written before the program existed and stripped by the relay";
+    private static final String RECORD = "; the record is the first line of the container's stderr, written before the"
+            + " program existed and stripped by the relay";
+    private static final String FORKING = "inside the container, by its init, before it forked the program" + RECORD;
+    private static final String IN_PLACE = "inside the container, by its first process before it became the program by"
+            + " execve (processes denied: no fork, the program is that same process)" + RECORD;
 
     /** What each kind attempted, for the evidence record. */
     public String attempt(CanaryKind kind) {
@@ -122,6 +126,8 @@ public final class CanaryBait implements AutoCloseable {
             case KEYRING -> "keyctl(2) on the caller's user keyring (denied by the launch's seccomp profile)";
             case RLIMIT -> choice.rlimit().map(r -> "raising the hard " + r.name() + " ulimit " + r.value()
                     + " by one (needs CAP_SYS_RESOURCE, which the container lacks)").orElse("?");
+            case PROCESS -> "clone(2) without CLONE_THREAD (what fork(3) makes), fork(2) and vfork(2)"
+                    + " (denied by the launch's seccomp profile)";
         };
     }
 
@@ -153,10 +159,5 @@ public final class CanaryBait implements AutoCloseable {
                 // named in the evidence; left for the user to remove
             }
         });
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // an empty canary file left in aasm's own cache
-        }
     }
 }

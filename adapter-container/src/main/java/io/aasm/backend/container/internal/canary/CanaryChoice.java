@@ -1,12 +1,13 @@
 package io.aasm.backend.container.internal.canary;
 
+import static io.aasm.support.canary.CanaryPaths.realOrNearest;
+
 import io.aasm.backend.container.internal.lower.Grant;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import java.util.Set;
  * handed in are the enforced ones), and only where a correct container certainly denies the attempt. The
  * read canary's file lives in aasm's own cache, left out when a grant would bind it into the view; the
  * write canary tries to create a file in a read-granted folder (bound read-only) that no write grant
- * covers. No canary without aasm's init (processes stated as none: the program is the container's pid 1).
+ * covers. With processes stated as none the init makes them too and then becomes the program in place
+ * (execve, no fork), after one more: a process-creating call the profile must refuse.
  *
  * @param syscall the denied call the SYSCALL kind makes (name and number); present exactly with that kind
  * @param writeDir the read-only folder the FS_WRITE kind tries to create a file in; present exactly with it
@@ -56,14 +58,10 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
 
     /**
      * {@code enforced}: the requirements the plan enforces (the claim, never the mechanism: a container
-     * that does not hold it is what a canary is for); {@code init}: whether aasm's init runs;
-     * {@code numbers}: this architecture's syscall table.
+     * that does not hold it is what a canary is for); {@code numbers}: this architecture's syscall table.
      */
-    public static Optional<CanaryChoice> choose(List<ControlRequirement> enforced, boolean init, Path root,
+    public static Optional<CanaryChoice> choose(List<ControlRequirement> enforced, Path root,
                                                 Map<String, Integer> numbers) {
-        if (!init) {
-            return Optional.empty();
-        }
         Set<CanaryKind> kinds = EnumSet.noneOf(CanaryKind.class);
         List<String> grants = new ArrayList<>();
         List<String> readGrants = new ArrayList<>();
@@ -105,6 +103,12 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
                     rlimit = s instanceof Scope.Limits l ? rlimit(l) : Optional.empty();
                     rlimit.ifPresent(x -> kinds.add(CanaryKind.RLIMIT));
                 }
+                // Only "none": a ceiling is reached by creating that many processes, no refusal before the program.
+                case PROCESS_CREATION -> {
+                    if (!(s instanceof Scope.ProcessCeiling)) {
+                        kinds.add(CanaryKind.PROCESS);
+                    }
+                }
                 case IPC -> {
                     Set<IpcChannel> granted = s instanceof Scope.IpcGrants g ? g.channels() : Set.of();
                     abstractUnix = granted.contains(IpcChannel.ABSTRACT_UNIX);
@@ -123,7 +127,7 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
         if (denies(enforced, "prlimit64")) {
             kinds.remove(CanaryKind.RLIMIT); // its EPERM would be the profile's, not the missing capability's
         }
-        if (reads && !covered(real(root), grants)) {
+        if (reads && !covered(realOrNearest(root), grants)) {
             kinds.add(CanaryKind.FS_READ);
         }
         // Read grants are bound read-only only when reads are stated too (else they are writable).
@@ -157,9 +161,10 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
      * /dev or /sys (its /dev is a writable tmpfs of the container's).
      */
     private static Optional<Path> readOnlyFolder(List<String> reads, List<String> writes) {
-        List<String> w = writes.stream().map(x -> real(Path.of(x))).toList();
-        return reads.stream().filter(x -> real(Path.of(x)).equals(Path.of(x).toAbsolutePath().normalize().toString()))
-                .map(x -> real(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
+        List<String> w = writes.stream().map(x -> realOrNearest(Path.of(x))).toList();
+        return reads.stream()
+                .filter(x -> realOrNearest(Path.of(x)).equals(Path.of(x).toAbsolutePath().normalize().toString()))
+                .map(x -> realOrNearest(Path.of(x))).filter(r -> Files.isDirectory(Path.of(r)))
                 .filter(r -> Grant.engineOwn(r).isEmpty())
                 .filter(r -> w.stream().noneMatch(x -> Grant.under(r, x) || Grant.under(x, r)))
                 .max(java.util.Comparator.comparingInt(String::length)).map(Path::of);
@@ -179,23 +184,7 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Opt
     }
 
     private static boolean covered(String real, List<String> grants) {
-        return grants.stream().map(g -> real(Path.of(g))).anyMatch(g -> Grant.under(real, g) || g.equals("/"));
-    }
-
-    /** The real path of {@code p}, or of its nearest existing ancestor with the rest appended. */
-    static String real(Path p) {
-        Path abs = p.toAbsolutePath().normalize();
-        Path rest = Path.of("");
-        for (Path at = abs; at != null; at = at.getParent()) {
-            try {
-                if (Files.exists(at)) {
-                    return at.toRealPath().resolve(rest).toString();
-                }
-            } catch (IOException e) {
-                return abs.toString();
-            }
-            rest = at.getFileName() == null ? rest : at.getFileName().resolve(rest);
-        }
-        return abs.toString();
+        return grants.stream().map(g -> realOrNearest(Path.of(g)))
+                .anyMatch(g -> Grant.under(real, g) || g.equals("/"));
     }
 }

@@ -11,7 +11,8 @@ public enum CanaryKind {
     SIGNAL(CapabilityDomain.IPC),
     NAMES(CapabilityDomain.NAME_RESOLUTION),
     KEYRING(CapabilityDomain.CREDENTIAL),
-    RLIMIT(CapabilityDomain.RESOURCE);
+    RLIMIT(CapabilityDomain.RESOURCE),
+    PROCESS(CapabilityDomain.PROCESS_CREATION);
 
     private final CapabilityDomain domain;
 

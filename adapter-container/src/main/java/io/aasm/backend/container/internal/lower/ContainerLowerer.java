@@ -194,7 +194,7 @@ public final class ContainerLowerer {
             return false;
         }
         b.step(CapabilityDomain.PROCESS_CREATION, "seccomp profile: fork/vfork and clone without CLONE_THREAD fail "
-                + "with EPERM, clone3 with ENOSYS; no init: the program is the container's pid 1");
+                + "with EPERM, clone3 with ENOSYS; nothing forks the program: it is the container's pid 1");
         return true;
     }
 

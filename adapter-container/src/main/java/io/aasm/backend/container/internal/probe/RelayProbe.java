@@ -13,18 +13,13 @@ import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.transport.RelayEndpoint;
 import io.aasm.ports.transport.TransportMediation;
-import java.io.ByteArrayOutputStream;
+import io.aasm.support.relay.SessionStandIn;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -54,12 +49,8 @@ public final class RelayProbe {
         Path s = null;
         try {
             s = Files.createTempDirectory(scratchRoot, "aasm-container-relay-");
-            byte[] preamble = new byte[32];
-            new SecureRandom().nextBytes(preamble);
-            Path socket = s.resolve("relay.sock");
-            try (ServerSocketChannel session = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            try (SessionStandIn session = SessionStandIn.open(s.resolve("relay.sock"), "aasm-container-relay-probe");
                  ServerSocketChannel direct = ServerSocketChannel.open()) {
-                session.bind(UnixDomainSocketAddress.of(socket));
                 direct.bind(new InetSocketAddress(0));
                 direct.configureBlocking(false);
                 int port = ((InetSocketAddress) direct.getLocalAddress()).getPort();
@@ -68,15 +59,9 @@ public final class RelayProbe {
                 hostAddresses.forEach(a -> around.append("; echo ").append(AROUND).append(" > /dev/tcp/").append(a)
                         .append('/').append(port));
                 String action = "echo " + THROUGH + " > /dev/tcp/127.0.0.1/" + relayPort + "; " + around;
-                Reader through = new Reader(session);
-                through.start();
-                ExitDisposition d = runner.run(spec(action, s, relayPort), new RelayEndpoint(socket, preamble),
+                ExitDisposition d = runner.run(spec(action, s, relayPort), session.endpoint(),
                         Map.of("HTTP_PROXY", "http://127.0.0.1:" + relayPort));
-                byte[] got = through.await();
-                boolean control = got.length >= preamble.length + THROUGH.length()
-                        && Arrays.equals(Arrays.copyOf(got, preamble.length), preamble)
-                        && new String(got, preamble.length, got.length - preamble.length,
-                        java.nio.charset.StandardCharsets.ISO_8859_1).startsWith(THROUGH);
+                boolean control = session.carried(THROUGH, 15_000);
                 boolean escaped = reached(direct);
                 String what = "TCP connect around the relay (127.0.0.1 and " + hostAddresses + " of this host) "
                         + "from a mediated container, beside the same connection through the relay to a session "
@@ -105,40 +90,6 @@ public final class RelayProbe {
     private static boolean reached(ServerSocketChannel server) throws IOException {
         try (SocketChannel c = server.accept()) {
             return c != null;
-        }
-    }
-
-    /** Accepts one connection on the session stand-in and keeps what arrives (at most 4 KiB, 15 s). */
-    private static final class Reader extends Thread {
-        private final ServerSocketChannel server;
-        private final ByteArrayOutputStream got = new ByteArrayOutputStream();
-
-        Reader(ServerSocketChannel server) {
-            super("aasm-container-relay-probe");
-            setDaemon(true);
-            this.server = server;
-        }
-
-        @Override
-        public void run() {
-            try (SocketChannel c = server.accept()) {
-                ByteBuffer b = ByteBuffer.allocate(4096);
-                while (c.read(b) > 0 && b.hasRemaining()) {
-                    // until the relay half-closes
-                }
-                synchronized (got) {
-                    got.write(b.array(), 0, b.position());
-                }
-            } catch (IOException e) {
-                // closed: nothing (more) arrived
-            }
-        }
-
-        byte[] await() throws InterruptedException {
-            join(15_000);
-            synchronized (got) {
-                return got.toByteArray();
-            }
         }
     }
 }

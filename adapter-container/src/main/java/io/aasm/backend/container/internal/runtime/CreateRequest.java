@@ -44,8 +44,13 @@ public final class CreateRequest {
         return build(plan, ctx, java.util.List.of());
     }
 
-    /** {@code initWords}: the init's canary words, placed before its {@code --} (none without the init). */
+    /**
+     * {@code initWords}: the init's canary words, placed before its {@code --}. A plan without the init
+     * (processes denied) gets it only to make canaries, with {@code -x}: it then becomes the program by
+     * execve in its own process, so the program is still the container's pid 1 and nothing forks.
+     */
     public static byte[] build(ContainerPlan plan, Context ctx, java.util.List<String> initWords) {
+        boolean inPlace = !plan.init() && !initWords.isEmpty();
         ObjectNode c = JSON.createObjectNode();
         c.put("Image", ctx.imageId());
         ArrayNode cmd = c.putArray("Cmd");
@@ -53,8 +58,11 @@ public final class CreateRequest {
             // first wait until the supervisor's relay listens inside (it can enter the namespace only once started)
             cmd.add(RELAY_PATH).add("wait").add(Integer.toString(plan.proxyPort().getAsInt())).add("--");
         }
-        if (plan.init()) {
+        if (plan.init() || inPlace) {
             cmd.add(INIT_PATH);
+            if (inPlace) {
+                cmd.add("-x");
+            }
             // the init sizes the container's terminal before the program starts (a resize needs a running container)
             ctx.terminalSize().filter(s -> ctx.tty()).ifPresent(s -> cmd.add("-s").add(s[0] + ":" + s[1]));
             initWords.forEach(cmd::add);
@@ -89,7 +97,7 @@ public final class CreateRequest {
         h.put("ReadonlyRootfs", true);
         h.putArray("CapDrop").add("ALL");
         h.putArray("SecurityOpt").add("no-new-privileges").add("seccomp=" + plan.seccompProfile());
-        mounts(plan, ctx, h);
+        mounts(plan, ctx, h, plan.init() || inPlace);
         plan.limits().memoryBytes().ifPresent(m -> {
             h.put("Memory", m);
             h.put("MemorySwap", m); // swap equal to memory: no swap beyond the ceiling
@@ -106,10 +114,10 @@ public final class CreateRequest {
         }
     }
 
-    private static void mounts(ContainerPlan plan, Context ctx, ObjectNode h) {
+    private static void mounts(ContainerPlan plan, Context ctx, ObjectNode h, boolean init) {
         ArrayNode mounts = h.putArray("Mounts");
         ObjectNode tmpfs = h.putObject("Tmpfs");
-        if (plan.init()) {
+        if (init) {
             bind(mounts, ctx.init().toString(), INIT_PATH, true, false);
         }
         if (plan.proxyPort().isPresent()) {

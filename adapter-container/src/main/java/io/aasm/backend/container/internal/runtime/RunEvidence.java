@@ -29,7 +29,9 @@ public final class RunEvidence {
                 ClaimTerm.PLANNED, String.join("; ", steps))));
         List<String> run = new ArrayList<>(List.of("container from " + image + ", user " + user + ", every capability "
                 + "dropped, no_new_privileges, read-only root, removed when it ends" + (plan.init()
-                ? ", aasm's init as the container's first process" : ", the program as the container's pid 1")));
+                ? ", aasm's init as the container's first process" : launch.flatMap(Launch::canaries).isPresent()
+                ? ", the program as the container's pid 1 (aasm's init made the canaries, then became the program by "
+                + "execve in the same process)" : ", the program as the container's pid 1")));
         run.addAll(general);
         run.forEach(g -> out.add(new EvidenceRecord(EvidenceKind.CONFIGURED, Optional.empty(), ClaimTerm.PLANNED, g)));
         if (launch.isPresent() && launch.get().started()) {

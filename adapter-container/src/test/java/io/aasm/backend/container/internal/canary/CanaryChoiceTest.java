@@ -26,8 +26,8 @@ class CanaryChoiceTest {
         return ControlRequirement.strict(d, s);
     }
 
-    private Optional<CanaryChoice> choose(List<ControlRequirement> reqs, boolean init) {
-        return CanaryChoice.choose(reqs, init, t.resolve("canaries"), Map.of("mkdir", 83));
+    private Optional<CanaryChoice> choose(List<ControlRequirement> reqs) {
+        return CanaryChoice.choose(reqs, t.resolve("canaries"), Map.of("mkdir", 83));
     }
 
     @Test
@@ -39,24 +39,35 @@ class CanaryChoiceTest {
                 req(CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(List.of("/usr", "/dev", ro.toString(),
                         t.resolve("holds").toString()))),
                 req(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of(w.toString(), holdsWrite.toString()))));
-        CanaryChoice c = choose(reqs, true).orElseThrow();
+        CanaryChoice c = choose(reqs).orElseThrow();
         assertEquals(EnumSet.of(CanaryKind.FS_READ, CanaryKind.FS_WRITE), EnumSet.copyOf(c.kinds()));
         // not /dev (the container's own writable tmpfs), not the folder holding a write grant
         assertEquals(Optional.of(ro), c.writeDir());
     }
 
     @Test
-    void withoutTheInitOrTheClaimThereIsNoCanary() {
+    void withoutTheClaimThereIsNoCanary() {
         List<ControlRequirement> reqs = List.of(req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()),
                 req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("mkdir"))));
         assertEquals(EnumSet.of(CanaryKind.EGRESS, CanaryKind.SYSCALL),
-                EnumSet.copyOf(choose(reqs, true).orElseThrow().kinds()));
-        assertEquals(Optional.empty(), choose(reqs, false), "processes none: no init, so no canary");
+                EnumSet.copyOf(choose(reqs).orElseThrow().kinds()));
         List<ControlRequirement> granted = List.of(req(CapabilityDomain.NETWORK_EGRESS, new Scope.Egress(List.of(
                 new EgressGrant(Protocol.TCP, "127.0.0.1", 80, 80)))));
-        assertEquals(Optional.empty(), choose(granted, true), "an egress grant is not this backend's to prevent");
+        assertEquals(Optional.empty(), choose(granted), "an egress grant is not this backend's to prevent");
         List<ControlRequirement> readsCoverRoot = List.of(req(CapabilityDomain.FILESYSTEM_READ,
                 new Scope.Paths(List.of(t.toString()))));
-        assertEquals(Optional.empty(), choose(readsCoverRoot, true), "a grant over the canary folder spoils it");
+        assertEquals(Optional.empty(), choose(readsCoverRoot), "a grant over the canary folder spoils it");
+    }
+
+    /** Processes none: the one denial a correct container certainly makes; a ceiling has no canary. */
+    @Test
+    void processCreationIsCanariedOnlyWhenDeniedOutright() {
+        List<ControlRequirement> none = List.of(req(CapabilityDomain.PROCESS_CREATION, new Scope.WholeDomain()),
+                req(CapabilityDomain.SYSCALL, new Scope.Syscalls(SyscallMode.DENY, List.of("mkdir"))));
+        assertEquals(EnumSet.of(CanaryKind.PROCESS, CanaryKind.SYSCALL),
+                EnumSet.copyOf(choose(none).orElseThrow().kinds()), "processes none: every kind, the init in place");
+        List<ControlRequirement> ceiling = List.of(req(CapabilityDomain.PROCESS_CREATION,
+                new Scope.ProcessCeiling(4)));
+        assertEquals(Optional.empty(), choose(ceiling), "a ceiling is reached only by creating that many processes");
     }
 }

@@ -102,4 +102,23 @@ class CreateRequestTest {
                 new ContainerPlan.Namespaces(false, false, false), ContainerPlan.Limits.none(), List.of()),
                 Optional.empty()).path("Cmd"), List.class).subList(2, 5), "unmediated: no wait");
     }
+
+    /** Processes none: the init only with canary words, and then -x (it becomes the program, no fork). */
+    @Test
+    void withoutTheInitItRunsInPlaceOnlyForCanaries() throws Exception {
+        ContainerPlan noInit = plan(false, new ContainerPlan.Namespaces(false, false, false),
+                ContainerPlan.Limits.none(), List.of());
+        CreateRequest.Context ctx = new CreateRequest.Context("sha256:abc", false, "1000:1000", "host",
+                Path.of("/s/empty"), Path.of("/s/gen"), Path.of("/s/init"), Optional.empty(), Map.of(), false,
+                Optional.empty());
+        JsonNode c = new ObjectMapper().readTree(CreateRequest.build(noInit, ctx, List.of("canary:nonce=ab",
+                "canary:fork")));
+        assertEquals(List.of("/.aasm-init", "-x", "canary:nonce=ab", "canary:fork", "--", "/bin/sh", "-c", "true"),
+                new ObjectMapper().convertValue(c.path("Cmd"), List.class));
+        assertEquals("/.aasm-init", c.path("HostConfig").path("Mounts").get(0).path("Target").asText());
+        // control: no canary words, no init at all (the program is the command, as before)
+        JsonNode bare = build(noInit, Optional.empty());
+        assertEquals(List.of("/bin/sh", "-c", "true"), new ObjectMapper().convertValue(bare.path("Cmd"), List.class));
+        assertEquals(0, bare.path("HostConfig").path("Mounts").size());
+    }
 }

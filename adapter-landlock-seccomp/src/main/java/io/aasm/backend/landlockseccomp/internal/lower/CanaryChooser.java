@@ -1,12 +1,11 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
+import io.aasm.support.canary.CanaryPaths;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -41,7 +40,7 @@ final class CanaryChooser {
     Optional<Canaries> choose(List<ControlRequirement> reqs, FilesystemGrants fs, Optional<String> stateDir,
                               List<Integer> grantedTcpPorts) {
         Set<Canaries.Kind> kinds = EnumSet.noneOf(Canaries.Kind.class);
-        Optional<String> root = stateDir.map(CanaryChooser::realOrNearest);
+        Optional<String> root = stateDir.map(d -> CanaryPaths.realOrNearest(Path.of(d)));
         List<String> reads = fs.read().orElse(List.of()).stream().map(Grant::real).toList();
         List<String> writes = fs.write().orElse(List.of()).stream().map(Grant::real).toList();
         if (root.isPresent() && fs.read().isPresent() && !ViewPlanner.covered(root.get(), reads)
@@ -100,23 +99,5 @@ final class CanaryChooser {
             }
         }
         return Optional.empty();
-    }
-
-    /** The real path of {@code path}, or of its nearest existing ancestor with the rest appended. */
-    static String realOrNearest(String path) {
-        Path p = Path.of(path).toAbsolutePath().normalize();
-        Path rest = Path.of("");
-        while (p != null) {
-            try {
-                if (Files.exists(p)) {
-                    return p.toRealPath().resolve(rest).toString();
-                }
-            } catch (IOException e) {
-                return path;
-            }
-            rest = p.getFileName() == null ? rest : p.getFileName().resolve(rest);
-            p = p.getParent();
-        }
-        return path;
     }
 }

@@ -14,7 +14,8 @@ import java.util.Map;
 public final class PlanEncoder {
     static final int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04, IDS = 0x05, SEED = 0x10, CLOCK = 0x11,
             SHARE = 0x20, BIND = 0x21, TMPFS = 0x22, SYMLINK = 0x23, DIR = 0x24, FILE = 0x25, PROC = 0x26, SYSFS = 0x27,
-            RLIMIT = 0x30, CGROUP = 0x31, LANDLOCK = 0x40, SECCOMP = 0x50, FLAGS = 0x60, CANARY = 0x70, PROXY = 0x80;
+            RLIMIT = 0x30, CGROUP = 0x31, LANDLOCK = 0x40, SECCOMP = 0x50, FLAGS = 0x60, CANARY = 0x70, CANARY_SYSCALL = 0x71, CANARY_RLIMIT = 0x72,
+            CANARY_NAMES = 0x73, PROXY = 0x80;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -60,10 +61,25 @@ public final class PlanEncoder {
         }
         p.seccomp().forEach(b -> e.record(SECCOMP, b));
         e.record(FLAGS, ByteBuffer.allocate(4).putInt(p.landlock() ? 1 : 0).array());
-        canaries.filter(c -> c.mask() != 0).ifPresent(c -> e.record(CANARY, concat(ByteBuffer.allocate(4)
-                .putInt(c.mask()).array(), bytes(c.nonce()))));
+        canaries.filter(c -> c.mask() != 0).ifPresent(e::canaries);
         proxyPort.ifPresent(port -> e.record(PROXY, new byte[] {(byte) (port >>> 8), (byte) port}));
         return e.out.toByteArray();
+    }
+
+    /** R_CANARY, then each asked canary's target (version 3): the agent refuses a canary without its target. */
+    private void canaries(CanaryPlan c) {
+        record(CANARY, concat(ByteBuffer.allocate(4).putInt(c.mask()).array(), bytes(c.nonce())));
+        if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.SYSCALL)) {
+            record(CANARY_SYSCALL, ByteBuffer.allocate(4).putInt(c.targets().syscall().orElseThrow().number()).array());
+        }
+        if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.RESOURCE)) {
+            GuestPlan.Rlimit r = c.targets().ceiling().orElseThrow();
+            record(CANARY_RLIMIT, ByteBuffer.allocate(12).putInt(r.resource()).putLong(r.hard()).array());
+        }
+        if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.NAME_RESOLUTION)) {
+            CanaryTargets.Resolver n = c.targets().resolver();
+            record(CANARY_NAMES, ByteBuffer.allocate(6).putInt(n.address()).putShort((short) n.port()).array());
+        }
     }
 
     private void op(ViewOp op) {

@@ -34,6 +34,11 @@ final class SeccompPrograms {
         this.seccomp = seccomp;
     }
 
+    /** A call's number on this (and the guest's) architecture, -1 when libseccomp does not know it. */
+    int number(String name) {
+        return seccomp.number(name);
+    }
+
     byte[] baseline() throws IOException {
         List<Seccomp.Rule> rules = new ArrayList<>(Seccomp.named(DENIED, Seccomp.EPERM));
         rules.add(Seccomp.Rule.plain("clone3", Seccomp.ENOSYS)); // its flags are in memory seccomp cannot read

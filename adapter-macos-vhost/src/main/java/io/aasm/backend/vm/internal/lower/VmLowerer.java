@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.lower;
 
+import io.aasm.backend.vm.internal.guest.CanaryTargets;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.guest.ViewOp;
 import io.aasm.ports.backend.ExecutionSpec;
@@ -117,8 +118,11 @@ public final class VmLowerer {
         GuestPlan plan = new GuestPlan(spec.program(), argv(spec), spec.environment(), spec.workingDirectory(), uid, gid,
                 layout.slots().stream().map(s -> new GuestPlan.Share(s.slot(), s.readOnly())).toList(), view,
                 limits.rlimits(), limits.memory(), limits.pids(), layout.landlock(), rules, programs);
+        CanaryTargets targets = CanaryCalls.targets(Optional.ofNullable(scopes.get(CapabilityDomain.SYSCALL))
+                .filter(Scope.Syscalls.class::isInstance).map(Scope.Syscalls.class::cast), limits.rlimits(),
+                seccomp::number);
         return new VmLowering.Lowered(new VmLaunch(plan, layout.slots().stream().map(s -> new VmLaunch.ShareSlot(s.slot(),
-                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort));
+                s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort, targets));
     }
 
     private static List<String> argv(ExecutionSpec spec) {

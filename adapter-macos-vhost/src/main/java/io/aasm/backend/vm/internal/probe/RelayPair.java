@@ -13,19 +13,13 @@ import io.aasm.ports.policy.Protocol;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.transport.RelayEndpoint;
 import io.aasm.ports.transport.TransportMediation;
-import java.io.ByteArrayOutputStream;
+import io.aasm.support.relay.SessionStandIn;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -51,27 +45,18 @@ public final class RelayPair {
     }
 
     static ProbeResult run(MediatedRunner runner, Path s) throws IOException, LaunchException, InterruptedException {
-        byte[] preamble = new byte[32];
-        new SecureRandom().nextBytes(preamble);
-        Path socket = s.resolve("session.sock");
-        try (ServerSocketChannel session = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        try (SessionStandIn session = SessionStandIn.open(s.resolve("session.sock"), "aasm-vm-relay-probe");
              ServerSocketChannel direct = ServerSocketChannel.open()) {
-            session.bind(UnixDomainSocketAddress.of(socket));
             direct.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             direct.configureBlocking(false);
             int port = ((InetSocketAddress) direct.getLocalAddress()).getPort();
             int proxy = TransportMediation.DEFAULT_PORT;
             String action = "echo " + THROUGH + " > /dev/tcp/127.0.0.1/" + proxy + "; echo " + AROUND
                     + " > /dev/tcp/127.0.0.1/" + port + "; echo " + AROUND + " > /dev/tcp/10.0.2.2/" + port;
-            Arrival through = new Arrival(session);
-            through.start();
-            ExitDisposition d = runner.run(spec(action, proxy), new RelayEndpoint(socket, preamble),
+            ExitDisposition d = runner.run(spec(action, proxy), session.endpoint(),
                     Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy));
-            byte[] got = through.await();
-            boolean control = got.length >= preamble.length + THROUGH.length()
-                    && Arrays.equals(Arrays.copyOf(got, preamble.length), preamble)
-                    && new String(got, preamble.length, got.length - preamble.length, StandardCharsets.ISO_8859_1)
-                    .startsWith(THROUGH);
+            // called after the launch ended: what was sent has been relayed by then, give the relay a moment
+            boolean control = session.carried(THROUGH, 5_000);
             boolean escaped;
             try (SocketChannel c = direct.accept()) {
                 escaped = c != null;
@@ -90,42 +75,5 @@ public final class RelayPair {
         return new ExecutionSpec("/bin/sh", List.of("-c", "/bin/bash -c '" + action + "; :'; :"), "/usr",
                 IdentityRef.anonymous(), reqs, Map.of("PATH", "/usr/bin:/bin"), CredentialPosture.none(),
                 new Stdio.Inherit(), List.of(), TransportMediation.mediated(proxy, "the relay probe"));
-    }
-
-    /** Accepts one connection on the session stand-in and keeps what arrives (at most 4 KiB). */
-    private static final class Arrival extends Thread {
-        private final ServerSocketChannel server;
-        private final ByteArrayOutputStream got = new ByteArrayOutputStream();
-
-        Arrival(ServerSocketChannel server) {
-            super("aasm-vm-relay-probe");
-            setDaemon(true);
-            this.server = server;
-        }
-
-        @Override
-        public void run() {
-            try (SocketChannel c = server.accept()) {
-                ByteBuffer b = ByteBuffer.allocate(4096);
-                while (b.hasRemaining() && c.read(b) > 0) {
-                    // until the guest's side ends
-                }
-                synchronized (got) {
-                    got.write(b.array(), 0, b.position());
-                }
-            } catch (IOException e) {
-                // closed: nothing (more) arrived
-            }
-        }
-
-        /** Called after the launch ended: what was sent has been relayed by then, give the relay a moment. */
-        byte[] await() throws InterruptedException, IOException {
-            join(5_000);
-            server.close(); // a connection that never came: the accept ends
-            join(1000);
-            synchronized (got) {
-                return got.toByteArray();
-            }
-        }
     }
 }

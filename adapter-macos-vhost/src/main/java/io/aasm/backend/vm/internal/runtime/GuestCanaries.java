@@ -1,6 +1,7 @@
 package io.aasm.backend.vm.internal.runtime;
 
 import io.aasm.backend.vm.internal.guest.CanaryPlan;
+import io.aasm.backend.vm.internal.guest.CanaryTargets;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -29,6 +30,11 @@ final class GuestCanaries {
     }
 
     static Optional<CanaryPlan> choose(VmLaunch launch) {
+        // The program's process reports its canaries through a pipe: a policy refusing write leaves no report,
+        // and a canary that got through could not even say so (the process would just end with 125).
+        if (!free(launch.canaryTargets(), "write")) {
+            return Optional.empty();
+        }
         Set<CapabilityDomain> d = EnumSet.noneOf(CapabilityDomain.class);
         Map<CapabilityDomain, List<String>> installed = launch.installed();
         boolean rootGranted = launch.plan().rules().stream().anyMatch(r -> r.path().equals("/"));
@@ -40,19 +46,42 @@ final class GuestCanaries {
         if (installed.containsKey(CapabilityDomain.FILESYSTEM_WRITE) && !rootWritable) {
             d.add(CapabilityDomain.FILESYSTEM_WRITE);
         }
-        if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS)) {
+        CanaryTargets t = launch.canaryTargets();
+        // A canary whose own calls the launch's syscall policy refuses would be denied by that policy, not by
+        // its domain's mechanism: it is not asked.
+        if (installed.containsKey(CapabilityDomain.NETWORK_EGRESS) && free(t, "socket", "connect")) {
             d.add(CapabilityDomain.NETWORK_EGRESS);
         }
         // Denied outright (a seccomp program), not a ceiling: reaching pids.max would take that many processes.
         if (installed.containsKey(CapabilityDomain.PROCESS_CREATION) && launch.plan().pidsMax().isEmpty()) {
             d.add(CapabilityDomain.PROCESS_CREATION);
         }
+        if (installed.containsKey(CapabilityDomain.SYSCALL) && t.syscall().isPresent()) {
+            d.add(CapabilityDomain.SYSCALL);
+        }
+        // No network device in the guest, whatever is stated: a datagram finds no route.
+        if (installed.containsKey(CapabilityDomain.NAME_RESOLUTION) && free(t, "socket", "sendto")) {
+            d.add(CapabilityDomain.NAME_RESOLUTION);
+        }
+        // Every launch installs the baseline seccomp program, which denies the kernel keyrings.
+        if (installed.containsKey(CapabilityDomain.CREDENTIAL)) {
+            d.add(CapabilityDomain.CREDENTIAL);
+        }
+        // Only the rlimit ceilings have a canary: memory and processes are cgroup counters, the wall clock the host's.
+        if (installed.containsKey(CapabilityDomain.RESOURCE) && t.ceiling().isPresent()
+                && free(t, "prlimit64", "getrlimit", "setrlimit")) {
+            d.add(CapabilityDomain.RESOURCE);
+        }
         if (d.isEmpty()) {
             return Optional.empty();
         }
         byte[] nonce = new byte[8];
         RANDOM.nextBytes(nonce);
-        return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce)));
+        return Optional.of(new CanaryPlan(d, HexFormat.of().formatHex(nonce), t));
+    }
+
+    private static boolean free(CanaryTargets t, String... calls) {
+        return java.util.Arrays.stream(calls).noneMatch(t.policyRefuses()::contains);
     }
 
     /**
@@ -71,8 +100,14 @@ final class GuestCanaries {
             }
         }
         return CanaryRecords.of(new CanaryRecords.Launch(asked.get().nonce(), asked.get().domains(),
-                d -> CanaryPlan.attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
+                d -> asked.get().attempt(d) + " (answered " + started.get("canary." + d.token()).substring(
                         "denied:".length()) + ")", "by the program's process inside its guest boundary right before "
-                + "execve"), verdicts, Optional.empty());
+                + "execve" + cost(started)), verdicts, Optional.empty());
+    }
+
+    /** The agent's own measure of all the launch's attempts (CLOCK_MONOTONIC in the guest), when it is a number. */
+    private static String cost(Map<String, String> started) {
+        String us = started.getOrDefault("canary_us", "");
+        return us.matches("[0-9]{1,9}") ? " (all of this launch's canaries took " + us + " µs in the guest)" : "";
     }
 }

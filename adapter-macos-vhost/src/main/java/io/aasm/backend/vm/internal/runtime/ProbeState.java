@@ -125,8 +125,10 @@ final class ProbeState {
             return BackendCapabilities.unavailable(reason, PlatformBoundary.SEPARATE_KERNEL);
         }
 
+        // The two-argument form is the one a launch plans with (VmBoundary); the one-argument form goes through it.
         @Override
-        public BackendCapabilities narrowed(java.util.List<io.aasm.ports.policy.ControlRequirement> stated) {
+        public BackendCapabilities narrowed(java.util.List<io.aasm.ports.policy.ControlRequirement> stated,
+                                            io.aasm.ports.transport.TransportMediation transport) {
             return general();
         }
     }

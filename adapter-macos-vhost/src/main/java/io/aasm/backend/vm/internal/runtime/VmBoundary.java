@@ -153,6 +153,15 @@ public final class VmBoundary {
      * the kernel or any configuration.
      */
     public ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter) throws LaunchException {
+        return runLowered(spec, l -> l.withPlan(alter.apply(l.plan())));
+    }
+
+    /**
+     * As {@link #runDirect(ExecutionSpec, UnaryOperator)}, the whole lowered launch changed by {@code alter} (its
+     * canaries' targets too: a test aims a canary where the guest can reach). Not reachable from the kernel or
+     * any configuration.
+     */
+    public ExitDisposition runLowered(ExecutionSpec spec, UnaryOperator<VmLaunch> alter) throws LaunchException {
         return runDirect(spec, alter, Optional.empty(), (b, o, l) -> { });
     }
 
@@ -167,12 +176,11 @@ public final class VmBoundary {
                 stdout);
     }
 
-    private ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<GuestPlan> alter,
+    private ExitDisposition runDirect(ExecutionSpec spec, UnaryOperator<VmLaunch> alter,
                                       Optional<VmStarts.Mediated> mediated, GuestSession.Output stdout)
             throws LaunchException {
         VmLaunch lowered = installable(lowerer().lower(spec, spec.requirements(), settings.uid(), settings.gid()));
-        VmLaunch launch = new VmLaunch(alter.apply(lowered.plan()), lowered.slots(), lowered.wallClockSeconds(),
-                lowered.installed(), lowered.proxyPort());
+        VmLaunch launch = alter.apply(lowered);
         Started s = starts.start(launch, mediated);
         s.session().relay(buf -> -1, stdout, (b, o, l) -> { });
         try {

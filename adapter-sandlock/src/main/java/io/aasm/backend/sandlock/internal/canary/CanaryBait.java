@@ -1,5 +1,6 @@
 package io.aasm.backend.sandlock.internal.canary;
 
+import io.aasm.support.canary.CanaryHome;
 import io.aasm.support.canary.CanaryListener;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;

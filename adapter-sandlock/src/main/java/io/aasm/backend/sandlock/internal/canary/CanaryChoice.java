@@ -7,8 +7,7 @@ import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.aasm.support.canary.CanaryPaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -105,7 +104,7 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Lis
                 }
             }
         }
-        String real = realOrNearest(root);
+        String real = CanaryPaths.realOrNearest(root);
         // sandlock's write grant implies read: either kind of grant covering the folder spoils the read canary
         if (readsClaimed && !covered(real, reads) && !covered(real, writes)) {
             kinds.add(CanaryKind.FS_READ);
@@ -137,28 +136,11 @@ public record CanaryChoice(Set<CanaryKind> kinds, Optional<Syscall> syscall, Lis
 
     static boolean covered(String real, List<String> grants) {
         for (String g : grants) {
-            String gr = realOrNearest(Path.of(g));
+            String gr = CanaryPaths.realOrNearest(Path.of(g));
             if (real.equals(gr) || gr.equals("/") || real.startsWith(gr.endsWith("/") ? gr : gr + "/")) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** The real path of {@code p}, or of its nearest existing ancestor with the rest appended. */
-    static String realOrNearest(Path p) {
-        Path abs = p.toAbsolutePath().normalize();
-        Path rest = Path.of("");
-        for (Path at = abs; at != null; at = at.getParent()) {
-            try {
-                if (Files.exists(at)) {
-                    return at.toRealPath().resolve(rest).toString();
-                }
-            } catch (IOException e) {
-                return abs.toString();
-            }
-            rest = at.getFileName() == null ? rest : at.getFileName().resolve(rest);
-        }
-        return abs.toString();
     }
 }

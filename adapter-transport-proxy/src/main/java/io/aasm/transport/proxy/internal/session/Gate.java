@@ -28,7 +28,7 @@ final class Gate {
         byte[] p = new byte[32];
         do {
             RANDOM.nextBytes(p);
-        } while (p[0] == (byte) 0xFF); // 0xFF first announces the relay's hand-off capability (Exchange)
+        } while (p[0] == (byte) 0xFF); // 0xFF first announces the relay's hand-off capability (RelayPreface)
         return new Gate(Optional.of(p), Optional.empty());
     }
 

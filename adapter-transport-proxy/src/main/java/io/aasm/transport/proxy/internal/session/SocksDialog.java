@@ -1,12 +1,12 @@
 package io.aasm.transport.proxy.internal.session;
 
-import io.aasm.transport.proxy.internal.admission.Verdict;
 import io.aasm.transport.proxy.internal.wire.ChannelReader;
 import io.aasm.transport.proxy.internal.wire.Socks5;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -45,26 +45,14 @@ final class SocksDialog {
             x.client.write(ByteBuffer.wrap(Socks5.reply(Socks5.COMMAND_NOT_SUPPORTED)));
             return;
         }
-        Verdict v = x.admission.decide(req.host(), req.port());
-        if (v instanceof Verdict.Refused r) {
-            x.at.reason(r.reason());
-            r.resolved().ifPresent(x.at::resolved);
-            x.client.write(ByteBuffer.wrap(Socks5.reply(Socks5.NOT_ALLOWED)));
+        Optional<SocketChannel> dialled = x.admitAndDial(req.host(), req.port(), guard,
+                why -> x.client.write(ByteBuffer.wrap(Socks5.reply(Socks5.NOT_ALLOWED))),
+                e -> x.client.write(ByteBuffer.wrap(Socks5.reply(e.getCause() instanceof ConnectException
+                        ? Socks5.CONNECTION_REFUSED : Socks5.HOST_UNREACHABLE))));
+        if (dialled.isEmpty()) {
             return;
         }
-        Verdict.Admitted a = (Verdict.Admitted) v;
-        x.at.admitted(a.grant());
-        guard.cancel(false);
-        SocketChannel upstream;
-        try {
-            upstream = x.dialer.dial(a.addresses(), req.port(), x.at);
-        } catch (IOException e) {
-            x.at.reason("dialling failed: " + e.getMessage());
-            x.client.write(ByteBuffer.wrap(Socks5.reply(e.getCause() instanceof ConnectException
-                    ? Socks5.CONNECTION_REFUSED : Socks5.HOST_UNREACHABLE)));
-            return;
-        }
-        try (upstream) {
+        try (SocketChannel upstream = dialled.get()) {
             x.client.write(ByteBuffer.wrap(Socks5.reply(Socks5.SUCCEEDED)));
             x.tunnel(upstream, in.leftover());
         }

@@ -1,9 +1,11 @@
 package io.aasm.transport.proxy.internal.session;
 
-import com.sun.jna.Library;
+import static io.aasm.testsupport.relay.Libc.LIBC;
+
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.Pointer;
+import io.aasm.testsupport.relay.HandOffWire;
+import io.aasm.testsupport.relay.Libc;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,36 +17,15 @@ import java.nio.file.Path;
  * relay itself is tested with the real proxy end to end (distribution, MediationHandOffIT).
  */
 final class HandOffRelay implements AutoCloseable {
-    interface C extends Library {
-        C LIBC = Native.load("c", C.class);
-
-        int socket(int domain, int type, int protocol);
-
-        int connect(int fd, byte[] addr, int len);
-
-        long write(int fd, byte[] buf, long n);
-
-        long read(int fd, byte[] buf, long n);
-
-        long recvmsg(int fd, Pointer msg, int flags);
-
-        int shutdown(int fd, int how);
-
-        int close(int fd);
-    }
-
-    static final byte[] CAPABILITY = {(byte) 0xFF, 'A', 'H', 1};
+    static final byte[] CAPABILITY = HandOffWire.CAPABILITY;
     final int session;
     int upstream = -1;
     int report = -1;
 
     HandOffRelay(Path socket, byte[] capability, byte[] preamble) {
-        session = C.LIBC.socket(1, 1, 0);
-        byte[] sa = new byte[110];
-        sa[0] = 1;
-        byte[] p = socket.toString().getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(p, 0, sa, 2, p.length);
-        if (session < 0 || C.LIBC.connect(session, sa, sa.length) != 0) {
+        session = LIBC.socket(Libc.AF_UNIX, Libc.SOCK_STREAM, 0);
+        byte[] sa = Libc.unixAddress(socket);
+        if (session < 0 || LIBC.connect(session, sa, sa.length) != 0) {
             throw new IllegalStateException("connect to the session: errno " + Native.getLastError());
         }
         write(session, capability);
@@ -52,9 +33,7 @@ final class HandOffRelay implements AutoCloseable {
     }
 
     static void write(int fd, byte[] b) {
-        if (C.LIBC.write(fd, b, b.length) != b.length) {
-            throw new IllegalStateException("write: errno " + Native.getLastError());
-        }
+        Libc.writeAll(fd, b);
     }
 
     static void write(int fd, String s) {
@@ -66,18 +45,10 @@ final class HandOffRelay implements AutoCloseable {
         StringBuilder answers = new StringBuilder();
         while (true) {
             Memory data = new Memory(4096);
-            Memory iov = new Memory(16);
-            iov.setPointer(0, data);
-            iov.setLong(8, 4096);
             Memory control = new Memory(64);
             control.clear();
-            Memory msg = new Memory(56);
-            msg.clear();
-            msg.setPointer(16, iov);
-            msg.setLong(24, 1);
-            msg.setPointer(32, control);
-            msg.setLong(40, 64);
-            long n = C.LIBC.recvmsg(session, msg, 0x40000000); // MSG_CMSG_CLOEXEC
+            Memory msg = Libc.message(data, 4096, control, 64);
+            long n = LIBC.recvmsg(session, msg, 0x40000000); // MSG_CMSG_CLOEXEC
             if (n <= 0) {
                 return answers.append("<end>").toString();
             }
@@ -95,7 +66,7 @@ final class HandOffRelay implements AutoCloseable {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] b = new byte[8192];
         long n;
-        while ((n = C.LIBC.read(fd, b, b.length)) > 0) {
+        while ((n = LIBC.read(fd, b, b.length)) > 0) {
             out.write(b, 0, (int) n);
         }
         return out.toString(StandardCharsets.ISO_8859_1);
@@ -103,24 +74,14 @@ final class HandOffRelay implements AutoCloseable {
 
     /** The report the launcher's relay writes when the tunnel ends. */
     void report(long up, long down, int flags) {
-        byte[] m = new byte[24];
-        m[0] = 'A';
-        m[1] = 'H';
-        m[2] = 'C';
-        m[3] = 1;
-        for (int i = 0; i < 8; i++) {
-            m[4 + i] = (byte) (up >>> (8 * i));
-            m[12 + i] = (byte) (down >>> (8 * i));
-        }
-        m[20] = (byte) flags;
-        write(report, m);
+        write(report, HandOffWire.report(up, down, flags));
     }
 
     @Override
     public void close() {
         for (int fd : new int[] {session, upstream, report}) {
             if (fd >= 0) {
-                C.LIBC.close(fd);
+                LIBC.close(fd);
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.transport.EgressDecision;
+import io.aasm.testsupport.relay.Libc;
 import io.aasm.ports.transport.EgressVerdict;
 import io.aasm.ports.transport.MediationSession;
 import io.aasm.ports.transport.RelayEndpoint;
@@ -58,10 +59,10 @@ class HandOffTest {
             String answers = relay.untilMarker();
             assertTrue(answers.startsWith("HTTP/1.1 200") && answers.endsWith("\r\n\r\nH"), answers);
             assertTrue(relay.upstream >= 0 && relay.report >= 0, "the upstream socket and the report socket came");
-            HandOffRelay.C.LIBC.shutdown(relay.session, 1); // SHUT_WR: what the proxy read is all it gets
+            Libc.LIBC.shutdown(relay.session, 1); // SHUT_WR: what the proxy read is all it gets
             assertEquals("", HandOffRelay.readAll(relay.session), "the proxy says nothing more and closes");
             HandOffRelay.write(relay.upstream, "late");
-            HandOffRelay.C.LIBC.shutdown(relay.upstream, 1);
+            Libc.LIBC.shutdown(relay.upstream, 1);
             assertEquals("pong", HandOffRelay.readAll(relay.upstream), "the relay talks to the origin directly");
             relay.report(4, 4, 0);
         }
@@ -89,10 +90,10 @@ class HandOffTest {
             assertEquals(2 + 10 + 1, answers.length(), "method choice, success reply, marker: " + answers);
             assertEquals('H', answers.charAt(answers.length() - 1));
             assertEquals(0, answers.charAt(3), "SOCKS5 reply: succeeded");
-            HandOffRelay.C.LIBC.shutdown(relay.session, 1);
+            Libc.LIBC.shutdown(relay.session, 1);
             assertEquals("", HandOffRelay.readAll(relay.session));
             HandOffRelay.write(relay.upstream, "socks");
-            HandOffRelay.C.LIBC.shutdown(relay.upstream, 1);
+            Libc.LIBC.shutdown(relay.upstream, 1);
             assertEquals("pong", HandOffRelay.readAll(relay.upstream));
             relay.report(5, 4, 0);
         }
@@ -111,9 +112,9 @@ class HandOffTest {
         try (HandOffRelay relay = new HandOffRelay(e.socket(), HandOffRelay.CAPABILITY, e.preamble())) {
             HandOffRelay.write(relay.session, "CONNECT granted.test:" + granted.port() + " HTTP/1.1\r\n\r\nab");
             assertTrue(relay.untilMarker().endsWith("H"));
-            HandOffRelay.C.LIBC.shutdown(relay.session, 1);
+            Libc.LIBC.shutdown(relay.session, 1);
             HandOffRelay.readAll(relay.session);
-            HandOffRelay.C.LIBC.shutdown(relay.upstream, 1);
+            Libc.LIBC.shutdown(relay.upstream, 1);
             HandOffRelay.readAll(relay.upstream);
         } // the relay "dies": the report socket closes without a report
         assertEquals(List.of("ab"), granted.await(1));

@@ -166,6 +166,39 @@ class ProxySessionTest {
                 s.decisions().toString());
     }
 
+    @Test
+    void anAdmittedDestinationThatRefusesTheDialIsAnswered502OrRep5AndRecordedAsAllowedButFailed() throws Exception {
+        Origin closed = new Origin("127.0.0.2", "never");
+        int gone = closed.port();
+        closed.close(); // nothing listens on 127.0.0.2:gone any more: the dial is refused
+        MediationSession s = Sessions.relayed(mediator, List.of(tcp("granted.test", granted.port()),
+                tcp("granted.test", gone)), Map.of("granted.test", "127.0.0.2"));
+        try (Client c = relayClient(s)) {
+            String reply = c.send("CONNECT granted.test:" + gone + " HTTP/1.1\r\n\r\n").readAll();
+            assertTrue(reply.startsWith("HTTP/1.1 502 Bad Gateway\r\nX-Proxy-Error: bad gateway"), reply);
+        }
+        try (Client c = relayClient(s)) {
+            c.send(new byte[] {5, 1, 0}).read(2);
+            c.send(socksConnect("granted.test".getBytes(StandardCharsets.US_ASCII), gone));
+            assertEquals(5, c.read(10)[1], "REP 5: connection refused");
+        }
+        // control: the same session and name, on the port that listens, is carried through
+        try (Client c = relayClient(s)) {
+            assertTrue(c.send("CONNECT granted.test:" + granted.port() + " HTTP/1.1\r\n\r\n").head()
+                    .startsWith("HTTP/1.1 200"));
+            assertEquals("pong", c.send("hello").finish());
+        }
+        assertEquals(List.of("hello"), granted.await(1));
+        s.close();
+        List<EgressDecision> failed = s.decisions().stream().filter(d -> d.port() == gone).toList();
+        assertEquals(2, failed.size(), s.decisions().toString());
+        for (EgressDecision d : failed) {
+            assertEquals(EgressVerdict.ALLOWED, d.verdict(), "admitted by the policy; the dial is what failed");
+            assertTrue(d.reason().orElseThrow().startsWith("dialling failed: 127.0.0.2: "), d.reason().get());
+            assertEquals(0, d.bytesUp());
+        }
+    }
+
     private static byte[] socksConnect(byte[] name, int port) {
         byte[] req = new byte[7 + name.length];
         req[0] = 5;

@@ -1,4 +1,4 @@
-package io.aasm.backend.sandlock.internal.canary;
+package io.aasm.support.canary;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -16,13 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * The canary folder shared by every launch of this supervisor process: made (or checked) once per canary
  * root, then reused, so a launch costs the supervisor no folder, no file and no walk to remove them.
  *
- * <p>Why sharing is as strong as a folder per launch: the root lies beneath the backend's own state, which
- * is one of aasm's protected paths (no launch may be granted write there, OwnPaths), so no program can
- * plant, replace or link anything in it; the read canary's denial is the kernel's answer for a path outside
- * every grant, whatever the file's name; and what binds a record to its launch is the nonce the shim writes
- * in it and the per-launch names that still carry the nonce (the FIFO and the write canary's path).
+ * <p>Why sharing is as strong as a folder per launch (each backend argues its own case in its docs): the
+ * root must lie beneath the backend's own state, which no launch may be granted write to, so no program
+ * can plant, replace or link anything in it; the read canary's denial is the kernel's answer for a path
+ * outside every grant, whatever the file's name; what binds a record to its launch is the nonce written in
+ * the record, never the file's name. The file is checked (a regular file, not a link) on every call, so a
+ * folder removed under a long-running supervisor is made again rather than answering ENOENT for it.
  */
-final class CanaryHome {
+public final class CanaryHome {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final Map<Path, Path> READY = new ConcurrentHashMap<>();
 
@@ -30,7 +31,7 @@ final class CanaryHome {
     }
 
     /** The shared folder beneath {@code root}, with its read canary file in it. */
-    static Path folder(Path root) throws IOException {
+    public static Path folder(Path root) throws IOException {
         Path ready = READY.get(root);
         // one stat per launch: a folder removed under a long-running supervisor (a cache cleaned) is made again
         if (ready != null && Files.isRegularFile(readFile(ready), LinkOption.NOFOLLOW_LINKS)) {
@@ -47,7 +48,7 @@ final class CanaryHome {
     }
 
     /** The file the read canary opens: shared, its content never read by anyone. */
-    static Path readFile(Path folder) {
+    public static Path readFile(Path folder) {
         return folder.resolve("read");
     }
 

@@ -1,4 +1,4 @@
-package io.aasm.backend.sandlock.internal.canary;
+package io.aasm.support.canary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,57 @@
+package io.aasm.backend.vm.internal.lower;
+
+import io.aasm.backend.vm.internal.guest.CanaryTargets;
+import io.aasm.backend.vm.internal.guest.GuestPlan;
+import io.aasm.ports.policy.Scope;
+import io.aasm.ports.policy.SyscallMode;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToIntFunction;
+
+/**
+ * What a launch's guest canaries aim at ({@link CanaryTargets}), from its syscall policy and its rlimits. The
+ * syscall canary calls a denied call with every argument -1; only calls that then change nothing and need no
+ * capability qualify (the native backend's list, for the same reason), so only the filter can answer EPERM.
+ */
+final class CanaryCalls {
+    static final List<String> HARMLESS_WHEN_INVALID = List.of("mkdir", "mkdirat", "rmdir", "unlink", "unlinkat",
+            "chdir", "fchdir", "rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod",
+            "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "getdents64",
+            "connect", "bind", "listen", "accept", "accept4", "sendto", "recvfrom", "dup", "dup3", "flock",
+            "fsync", "fdatasync", "mknod", "mknodat", "statfs", "fstatfs", "uname", "getcwd", "write", "pwrite64",
+            "writev", "lseek", "ioctl", "fcntl", "madvise", "msync", "mincore");
+    /**
+     * The calls the egress, name and resource canaries make, which a syscall policy could refuse first, and
+     * write, which carries every canary's report to the agent.
+     */
+    static final List<String> CANARIES_MAKE = List.of("socket", "connect", "sendto", "prlimit64", "getrlimit",
+            "setrlimit", "write");
+
+    private CanaryCalls() {
+    }
+
+    /** {@code numbers}: a call's number in the guest, or -1 when it has none. */
+    static CanaryTargets targets(Optional<Scope.Syscalls> policy, List<GuestPlan.Rlimit> rlimits,
+                                 ToIntFunction<String> numbers) {
+        Optional<CanaryTargets.Call> call = Optional.empty();
+        if (policy.isPresent()) {
+            for (String name : HARMLESS_WHEN_INVALID) {
+                int nr = refuses(policy.get(), name) ? numbers.applyAsInt(name) : -1;
+                if (nr >= 0) {
+                    call = Optional.of(new CanaryTargets.Call(name, nr));
+                    break;
+                }
+            }
+        }
+        List<String> refused = policy.map(p -> CANARIES_MAKE.stream().filter(n -> refuses(p, n)).toList())
+                .orElse(List.of());
+        return new CanaryTargets(call, rlimits.stream().findFirst(), CanaryTargets.UNREACHABLE_RESOLVER,
+                java.util.Set.copyOf(refused));
+    }
+
+    /** Whether the policy's own program answers this call EPERM (allow lists always allow the start-up calls). */
+    static boolean refuses(Scope.Syscalls policy, String name) {
+        return policy.mode() == SyscallMode.DENY ? policy.names().contains(name)
+                : !policy.names().contains(name) && !SeccompPrograms.STARTUP.contains(name);
+    }
+}

@@ -1,0 +1,27 @@
+/*
+ * Test harness (PlanDecodeTest): decodes one plan frame payload from stdin with the guest agent's own plan.c and
+ * prints what it holds of the canaries, or the refusal. Never part of the agent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+int main(void) {
+    static unsigned char in[1 << 20];
+    size_t len = 0;
+    for (ssize_t r; (r = read(0, in + len, sizeof in - len)) > 0;) len += (size_t)r;
+    static struct plan p;
+    char err[256];
+    if (plan_decode(in, len, &p, err, sizeof err) < 0) {
+        printf("refused %s\n", err);
+        return 0;
+    }
+    printf("ok mask=%u nonce=%s", p.canaries, p.canary_nonce);
+    if (p.have_canary_syscall) printf(" syscall=%u", p.canary_syscall);
+    if (p.have_canary_rlimit) printf(" rlimit=%u/%llu", p.canary_rl_resource, (unsigned long long)p.canary_rl_hard);
+    if (p.have_canary_names) printf(" names=%08x:%u", p.canary_ns_addr, p.canary_ns_port);
+    printf("\n");
+    return 0;
+}
