@@ -67,7 +67,8 @@ class DigestCacheTest {
 
     /** The real touch(1), setting mtime back to the exact value it had. */
     private static void restoreMtime(Path p, FileIdentity was) throws IOException, InterruptedException {
-        String stamp = "@" + was.mtimeNanos() / 1_000_000_000L + "." + String.format("%09d", was.mtimeNanos() % 1_000_000_000L);
+        long ns = was.mtimeNanos();
+        String stamp = "@" + ns / 1_000_000_000L + "." + String.format("%09d", ns % 1_000_000_000L);
         Process t = new ProcessBuilder("touch", "-m", "-d", stamp, p.toString()).inheritIO().start();
         assertEquals(0, t.waitFor());
         assertEquals(was.mtimeNanos(), FileIdentity.of(p).orElseThrow().mtimeNanos(), "touch -d restored mtime");
