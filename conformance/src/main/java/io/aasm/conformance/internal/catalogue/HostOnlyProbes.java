@@ -4,7 +4,7 @@ package io.aasm.conformance.internal.catalogue;
  * Probes for host-only targets ({@link Staged.HostOnly}): each prints the present marker only when it reaches
  * the target, the absent marker only on the one error that means "no such object" (ESRCH, ENOENT, a refused
  * connect to an abstract name, to a loopback port, or to a socket file that names no socket of the probe's
- * kernel), and anything else otherwise, so a probe that is itself denied proves nothing.
+ * kernel; no event for a visible file another kernel created), and anything else otherwise, so a probe that is itself denied proves nothing.
  */
 final class HostOnlyProbes {
     private static final String P = Staged.HostOnly.PRESENT;
@@ -48,6 +48,20 @@ final class HostOnlyProbes {
     static String loopbackUdp(String actor, int port) {
         return "e=$(" + actor + " udp-held 127.0.0.1 " + port + " 2>&1); case \"$e\" in *'udp-held: held'*) echo " + P
                 + ";; *'udp-held: free'*) echo " + A + ";; *) echo \"aasm-target-unknown: $e\";; esac";
+    }
+
+    /**
+     * Events of a change made on the host in a folder the probe can see: the probe watches {@code dir} (the reset
+     * chore creates {@code name} in it on the host once {@code armed} exists), then the event is reported (present)
+     * or, with the watch added and {@code name} visible in the folder afterwards, it is not (absent: the change was
+     * made by another kernel, whose events no share carries). A watch that failed, or a file never seen, proves
+     * nothing.
+     */
+    static String hostEvents(String actor, String dir, String name, String armed, String loot) {
+        return "if e=$(" + actor + " inotify " + dir + " " + armed + " " + loot + " 5 2>&1); then if grep -qx " + name
+                + " " + loot + "; then echo " + P + "; elif [ -e " + dir + "/" + name + " ]; then echo " + A
+                + "; else echo \"aasm-target-unknown: " + name + " never appeared in " + dir + "\"; fi; else echo "
+                + "\"aasm-target-unknown: $e\"; fi";
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.aasm.conformance.internal.catalogue;
 
 import static io.aasm.conformance.internal.catalogue.StandIns.grant;
-import static io.aasm.conformance.internal.catalogue.StandIns.policy;
+import static io.aasm.conformance.internal.catalogue.StandIns.clientPolicy;
 
 import io.aasm.conformance.internal.fixture.Artifacts;
 import io.aasm.conformance.internal.fixture.Bench;
@@ -48,7 +48,7 @@ final class MediationScenarios {
                     + other.port() + ":" + StandIns.OTHER + " -o " + b.out() + "/page http://other.test:" + other.port()
                     + "/loot";
             String granted = grant("index.test", index.port());
-            return ready(policy(b, name, granted, StandIns.PINS), policy(b, name, granted + ", "
+            return ready(clientPolicy(b, name, granted, StandIns.PINS), clientPolicy(b, name, granted + ", "
                     + grant("other.test", other.port()), StandIns.PINS), "network.egress += " + grant("other.test",
                     other.port()), script, StandIns.reached(other, "the ungranted host"), () -> {
                         index.close();
@@ -70,7 +70,7 @@ final class MediationScenarios {
                     + second.port() + ":" + StandIns.INDEX + " -o " + b.out() + "/page http://index.test:"
                     + second.port() + "/admin";
             String granted = grant("index.test", index.port());
-            return ready(policy(b, name, granted, StandIns.PINS), policy(b, name, granted + ", "
+            return ready(clientPolicy(b, name, granted, StandIns.PINS), clientPolicy(b, name, granted + ", "
                     + grant("index.test", second.port()), StandIns.PINS), "network.egress += "
                     + grant("index.test", second.port()), script, StandIns.reached(second, "the ungranted port"), () -> {
                         index.close();
@@ -101,7 +101,7 @@ final class MediationScenarios {
                             + "--retries 0 --index-url http://$H:" + index.port() + "/simple/ --trusted-host $H -d "
                             + b.out() + "/dl " + Artifacts.PACKAGE + "==1.0";
                     String granted = grant("other.test", other.port());
-                    return ready(policy(b, name, granted, StandIns.PINS), policy(b, name, granted + ", "
+                    return ready(clientPolicy(b, name, granted, StandIns.PINS), clientPolicy(b, name, granted + ", "
                             + grant("index.test", index.port()), StandIns.PINS), "network.egress += "
                             + grant("index.test", index.port()), script, StandIns.reached(index, "the package index"),
                             () -> {
@@ -129,7 +129,7 @@ final class MediationScenarios {
                             + remote.port() + ":" + StandIns.GIT + " clone -q http://git.test:" + remote.port()
                             + "/repo.git " + b.out() + "/clone";
                     String granted = grant("index.test", index.port());
-                    return ready(policy(b, name, granted, StandIns.PINS), policy(b, name, granted + ", "
+                    return ready(clientPolicy(b, name, granted, StandIns.PINS), clientPolicy(b, name, granted + ", "
                             + grant("git.test", remote.port()), StandIns.PINS), "network.egress += "
                             + grant("git.test", remote.port()), script, StandIns.reached(remote, "the git remote"),
                             () -> {
@@ -164,7 +164,7 @@ final class MediationScenarios {
                     String pins = "  name_resolution: {hosts: {index.test: " + StandIns.INDEX + "}}\n";
                     String pinned = "  name_resolution: {hosts: {index.test: " + StandIns.INDEX
                             + ", localhost: 127.0.0.1}}\n";
-                    return ready(policy(b, name, granted, pins), policy(b, name, granted, pinned),
+                    return ready(clientPolicy(b, name, granted, pins), clientPolicy(b, name, granted, pinned),
                             "network.name_resolution.hosts += {localhost: 127.0.0.1}", script,
                             StandIns.reached(local, "the loopback service"), local::close, "localhost", b);
                 });

@@ -44,11 +44,16 @@ final class ProcessScenarios {
                     // loop runs in a subshell, so the ceiling ending it still lets the script release the children;
                     // the script holds the FIFO open read-write, so a child that opens it late still finds its line.
                     // Without a FIFO nothing is spawned: the control then shows nothing and the cell is inconclusive.
+                    // The gate is only scaffolding, so where it lives does not matter: out/ first, else /dev/shm.
+                    // In a VM guest out/ is a 9p share, where QEMU refuses every special file (ENXIO); the guest's
+                    // /dev/shm is a tmpfs of its own (docs/vm.md). Elsewhere out/ works and nothing changes.
                     String gate = b.out() + "/gate";
-                    String script = "mkfifo " + gate + " || exit 0\nexec 3<>" + gate + "\n"
-                            + "( i=0; while [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; read x < " + gate
+                    String script = "g=" + gate + "\nmkfifo $g 2>/dev/null || { g=/dev/shm/aasm-gate-$$; mkfifo $g; }"
+                            + " || exit 0\nexec 3<>$g\n"
+                            + "( i=0; while [ $i -lt " + SPAWN + " ]; do ( : > " + b.out() + "/p.$i; read x < $g"
                             + " ) & i=$((i+1)); done )\n"
-                            + "i=0; while [ $i -lt " + SPAWN + " ]; do echo >&3; i=$((i+1)); done\nwait";
+                            + "i=0; while [ $i -lt " + SPAWN + " ]; do echo >&3; i=$((i+1)); done\nwait\n"
+                            + "[ $g = " + gate + " ] || rm -f $g";
                     Staged.Observation effect = () -> {
                         long n;
                         try (var s = Files.list(b.out())) {

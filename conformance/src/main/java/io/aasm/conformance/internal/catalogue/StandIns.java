@@ -36,6 +36,17 @@ final class StandIns {
                 .section("network:\n  egress: {allow: [" + grants + "]}\n" + nameResolution).text();
     }
 
+    /**
+     * The same for a real client (curl, git, pip), with two minutes of wall clock instead of the suite's 20 s:
+     * {@code python3 -m pip} took 28-45 s in a VM guest under TCG at load 18-20, and a client cut off before it
+     * reaches the proxy leaves neither an effect nor a decision record.
+     */
+    static String clientPolicy(Bench b, String name, String grants, String nameResolution) {
+        return b.policy(name).section(b.filesystem(List.of(), List.of()))
+                .section("network:\n  egress: {allow: [" + grants + "]}\n" + nameResolution)
+                .section("resources: {wall_clock_seconds: 120}").text();
+    }
+
     static String grant(String host, int port) {
         return "{host: " + host + ", port: " + port + "}";
     }

@@ -71,7 +71,11 @@ final class UnseenScenarios {
                                 b.clearOut();
                                 Files.deleteIfExists(watched.resolve(created));
                                 arm.run();
-                            }, Staged.Chore.nothing(), Optional.of("inotify_add_watch: errno=EPERM")));
+                            }, Staged.Chore.nothing(), Optional.of("inotify_add_watch: errno=EPERM"))
+                            .withHostOnlyTarget("inotify events of the host's kernel for " + watched.resolve(created)
+                                    + ", which the suite creates on the host (a share carries files, not their events)",
+                                    HostOnlyProbes.hostEvents(b.actor(), watched.toString(), created, armed.toString(),
+                                            loot.toString())));
                 });
     }
 

@@ -34,8 +34,8 @@ import java.util.stream.Collectors;
  * transport-mediated unless the scenario says otherwise; {@code none} never is (it shows the action unhindered).
  */
 final class TrialRunner {
-    /** Beyond every policy's own wall-clock ceiling (60 s at most): the last resort against a hung launch. */
-    static final long WATCHDOG_MILLIS = 75_000L;
+    /** Beyond every policy's own wall-clock ceiling (120 s at most): the last resort against a hung launch. */
+    static final long WATCHDOG_MILLIS = 150_000L;
 
     private final IsolationKernel kernel;
 

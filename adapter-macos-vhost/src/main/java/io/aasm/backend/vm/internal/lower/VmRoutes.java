@@ -64,7 +64,8 @@ public final class VmRoutes {
                     + "folders are fresh tmpfs in the guest; everything else in the view is read-only; Landlock (guest"
                     + " ABI " + landlockAbi + ") beneath", List.of("files are created by the host's 9p server, which runs"
                     + " as the caller's user: they belong to the caller", "a write grant of a single file cannot be "
-                    + "shared (grant its folder)", "aasm's own state is read-only inside every view; a write grant "
+                    + "shared (grant its folder)", "no FIFO or unix socket can be made in a share: the host's 9p server "
+                    + "refuses special files (ENXIO); /dev/shm and private folders are the guest's own and can hold them", "aasm's own state is read-only inside every view; a write grant "
                     + "inside it refuses", "at most " + slots + " granted folders (one share slot each)"), List.of());
             case NETWORK_EGRESS -> egress(s, transport);
             case NAME_RESOLUTION -> new Route.Supported("generated /etc/hosts (the pinned table only), resolv.conf "

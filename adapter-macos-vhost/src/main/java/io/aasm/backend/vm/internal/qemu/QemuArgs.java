@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class QemuArgs {
     /** Part of every template key: raise it whenever the command line changes shape. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     /** What fills each slot; a slot without a share gets the empty placeholder folder, read-only. */
     record Slot(Path hostPath, boolean readOnly) {
@@ -28,7 +28,9 @@ final class QemuArgs {
                 shape.accel() == Shape.Accel.TCG ? "tcg,tb-size=128" : "kvm", "-M", qemu.machine(), "-cpu",
                 shape.accel() == Shape.Accel.KVM ? "host" : "qemu64", "-smp", Integer.toString(shape.vcpus()), "-m",
                 shape.memoryMib() + "M", "-nodefaults", "-no-user-config", "-display", "none", "-serial", "null",
-                "-no-reboot", "-sandbox", "on,obsolete=deny,elevateprivileges=deny,resourcecontrol=deny",
+                "-no-reboot", "-sandbox", "on,obsolete=deny,elevateprivileges=deny,resourcecontrol=deny"));
+        qemu.firmware().ifPresent(f -> a.addAll(List.of("-bios", f.toString())));
+        a.addAll(List.of(
                 "-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(), "-append", image.cmdline(),
                 "-object", "memory-backend-file,id=mem,size=" + shape.memoryMib() + "M,mem-path=" + escape(ram)
                         + ",share=" + (template ? "on" : "off"),

@@ -14,9 +14,13 @@ import java.util.regex.Pattern;
  * The system's {@code qemu-system-<arch>} (Debian package qemu-system-x86): never bundled, found on PATH or
  * where configured. Its version pins the machine type a template is saved with; path, size and mtime
  * identify it in template keys, so an upgraded QEMU never restores a template another one saved; its SHA-256
- * keys the probe cache (remembered by {@link FileDigests}: about 18 MB).
+ * keys the probe cache (remembered by {@link FileDigests}: about 18 MB). {@code firmware}: QEMU's own qboot
+ * ROM when the installation has it (Debian's qemu-system-data does), booted instead of SeaBIOS because it
+ * reaches the PVH kernel sooner under TCG (docs/vm.md, "Cold boot"); it is part of the identity, so a template
+ * is never restored under other firmware than it booted with.
  */
-public record QemuBinary(Path path, String version, int major, int minor, String identity, String sha256) {
+public record QemuBinary(Path path, String version, int major, int minor, String identity, String sha256,
+                         Optional<Path> firmware) {
     private static final Pattern VERSION = Pattern.compile("QEMU emulator version (\\d+)\\.(\\d+)(\\.\\d+)?");
 
     /** The executable for this host's architecture, or why there is none. */
@@ -52,10 +56,12 @@ public record QemuBinary(Path path, String version, int major, int minor, String
                 return Optional.empty();
             }
             Path real = exe.get().toRealPath();
+            Optional<Path> firmware = qboot(real);
             String id = real + ":" + Files.size(real) + ":" + Files.getLastModifiedTime(real).toMillis() + ":"
-                    + m.group().substring("QEMU emulator version ".length());
+                    + m.group().substring("QEMU emulator version ".length())
+                    + firmware.map(f -> ":bios=" + f + ":" + size(f)).orElse("");
             return Optional.of(new QemuBinary(real, out.lines().findFirst().orElse("").strip(), major, minor, id,
-                    digests.sha256(real)));
+                    digests.sha256(real), firmware));
         } catch (IOException e) {
             why.append("cannot run ").append(exe.get()).append(": ").append(e.getMessage());
             return Optional.empty();
@@ -63,6 +69,24 @@ public record QemuBinary(Path path, String version, int major, int minor, String
             Thread.currentThread().interrupt();
             why.append("interrupted while asking QEMU its version");
             return Optional.empty();
+        }
+    }
+
+    /** {@code <prefix>/share/qemu/qboot.rom} beside {@code <prefix>/bin/qemu-system-x86_64}, if it is a file. */
+    static Optional<Path> qboot(Path exe) {
+        Path bin = exe.getParent();
+        if (bin == null || bin.getParent() == null) {
+            return Optional.empty();
+        }
+        Path rom = bin.getParent().resolve("share/qemu/qboot.rom");
+        return Files.isRegularFile(rom) ? Optional.of(rom) : Optional.empty();
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
         }
     }
 
