@@ -10,9 +10,11 @@ hits them alike; a stage's duration is the time from the previous mark to its ow
 With --clients C --per-client K it then measures throughput too: C clients in parallel, K confined launches
 each, arm after arm, for --rounds R rounds (the arms' order alternating), launches per second per arm and round.
 For both phases it prints each kernel's CPU per launch from /proc/<pid>/stat: its JVM's own threads (utime +
-stime), and apart from it the launchers and programs it reaped (cutime + cstime).
+stime), and apart from it the launchers and programs it reaped (cutime + cstime); and each kernel's resident set
+(VmRSS) after the warm-up, after the latency runs and after the throughput runs. --warmup-clients C runs the
+warm-up from C parallel clients (a long warm-up, e.g. 3,000 launches, in reasonable time).
 
-usage: stages.py [--runs N] [--warmup N] [--clients C --per-client K --rounds R] ARM...
+usage: stages.py [--runs N] [--warmup N [--warmup-clients C]] [--clients C --per-client K --rounds R] ARM...
   ARM is NAME=DIST_DIR[:JAVA_OPTS] (JAVA_OPTS are added to AASM_JAVA_OPTS of that arm's kernel), e.g.
   stages.py new=distribution/target/aasm-0.1.0-SNAPSHOT old=/tmp/old-dist
 """
@@ -58,6 +60,18 @@ def cpu_ms(pid):
             (int(fields[13]) + int(fields[14])) * 1000.0 / CLK_TCK)
 
 
+def rss_mib(pid):
+    """The process's resident set (VmRSS) in MiB, or NaN when it cannot be read."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return float("nan")
+
+
 def pct(values, p):
     v = sorted(values)
     return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))] if v else float("nan")
@@ -81,6 +95,7 @@ class Arm:
         self.walls = []
         self.pid = None
         self.cpu = {}  # phase -> (own ms, children ms, launches)
+        self.rss = []  # (after which phase, MiB)
 
     def start(self):
         out = subprocess.run([os.path.join(self.dist, "bin", "aasm"), "daemon", "start"], env=self.env, check=True,
@@ -97,6 +112,10 @@ class Arm:
             now = cpu_ms(self.pid)
             own, kids, n = self.cpu.get(phase, (0.0, 0.0, 0))
             self.cpu[phase] = (own + now[0] - before[0], kids + now[1] - before[1], n + launches)
+
+    def note_rss(self, after):
+        if self.pid:
+            self.rss.append((after, rss_mib(self.pid)))
 
     def snapshot(self):
         return cpu_ms(self.pid) if self.pid else (0.0, 0.0)
@@ -158,6 +177,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=60)
     ap.add_argument("--warmup", type=int, default=30)
+    ap.add_argument("--warmup-clients", type=int, default=1)
     ap.add_argument("--clients", type=int, default=0)
     ap.add_argument("--per-client", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=2)
@@ -176,10 +196,24 @@ def main():
     try:
         for arm in arms:
             arm.start()
-        for _ in range(a.warmup):
-            for arm in arms:
-                arm.call(argv, scratch)
-        time.sleep(1)  # a trace is appended after its status was sent: let the warm-up's last ones land
+        warm0 = {arm.name: arm.snapshot() for arm in arms}
+        if a.warmup_clients > 1:
+            for arm in arms:  # arm after arm, from parallel clients
+                per = a.warmup // a.warmup_clients
+                ts = [threading.Thread(target=lambda arm=arm: [arm.call(argv, scratch) for _ in range(per)])
+                      for _ in range(a.warmup_clients)]
+                for t in ts:
+                    t.start()
+                for t in ts:
+                    t.join()
+        else:
+            for _ in range(a.warmup):
+                for arm in arms:
+                    arm.call(argv, scratch)
+        time.sleep(1)
+        for arm in arms:
+            arm.account("warm-up", warm0[arm.name], a.warmup - a.warmup % max(1, a.warmup_clients))
+            arm.note_rss("warm-up")  # a trace is appended after its status was sent: let the warm-up's last ones land
         for arm in arms:
             open(arm.stages, "w").close()
         base = []
@@ -196,10 +230,14 @@ def main():
         time.sleep(1)
         for arm in arms:
             arm.account("latency", cpu0[arm.name], a.runs)
+            arm.note_rss("latency runs")
         for arm in arms:  # the latency runs' traces, before the throughput runs append theirs
             with open(arm.stages) as f:
                 arm.lines = [l for l in f if l.strip()]
         rates = throughput(arms, argv, scratch, a) if a.clients else {}
+        if a.clients:
+            for arm in arms:
+                arm.note_rss("throughput")
     finally:
         for arm in arms:
             arm.aasm("daemon", "stop", check=False)
@@ -242,6 +280,8 @@ def main():
         for phase, (own, kids, n) in arm.cpu.items():
             print("kernel CPU per launch, %s, %s: %.2f ms in the kernel JVM (utime+stime), %.2f ms in the launchers and"
                   " programs it reaped; %d launches" % (arm.name, phase, own / n, kids / n, n))
+    for arm in arms:
+        print("kernel RSS, %s: %s" % (arm.name, ", ".join("%.1f MiB after %s" % (m, p) for p, m in arm.rss)))
     print("\nwork directory (stage files): %s" % work)
 
 

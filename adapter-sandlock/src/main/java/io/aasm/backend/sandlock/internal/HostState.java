@@ -3,6 +3,7 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.capability.CapabilityCatalog;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
+import io.aasm.backend.sandlock.internal.discovery.FileIdentity;
 import io.aasm.backend.sandlock.internal.probe.ProbeCache;
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.backend.sandlock.internal.probe.ProbeRunner;
@@ -46,18 +47,17 @@ final class HostState {
         return discovered;
     }
 
-    /** Path plus size and modification time: replacing the binary in place invalidates the verdict. */
+    /**
+     * Path, file identity (device, inode, size, mtime, ctime) and access: a binary swapped or written in place,
+     * even with its mtime set back, invalidates the verdict (the same identity as the digest cache's).
+     */
     private static Object keyOf(Discovery.Locate where) {
         if (where.path() == null) {
             return where.missing();
         }
         Path p = where.path();
-        try {
-            return p + "|" + Files.size(p) + "|" + Files.getLastModifiedTime(p) + "|" + Files.isExecutable(p)
-                    + "|" + Files.isReadable(p);
-        } catch (java.io.IOException e) {
-            return p + "|unreadable";
-        }
+        return p + "|" + FileIdentity.of(p).map(FileIdentity::toString).orElse("unreadable") + "|"
+                + Files.isExecutable(p) + "|" + Files.isReadable(p);
     }
 
     synchronized Optional<ProbeResults> probes(boolean refresh) {

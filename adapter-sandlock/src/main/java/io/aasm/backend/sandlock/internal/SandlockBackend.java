@@ -5,6 +5,7 @@ import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.capability.OwnState;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
+import io.aasm.backend.sandlock.internal.discovery.DigestCache;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
@@ -88,8 +89,9 @@ public final class SandlockBackend implements IsolationBackend {
         runs.reclaim();
         this.launches = new Launches(lowerer, runs::newSandboxName, runs::actor, ownState(), runs::stateRoot,
                 settings.canaryRoot());
+        // The binary's digest is remembered in the backend's own state under its file identity (DigestCache).
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
-                settings.requireVerifiedProvenance());
+                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir())::sha256);
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
     }
 

@@ -115,6 +115,8 @@ public final class ResidentServer implements Connection.Server {
         log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + "; " + limits + ")");
         Supplier<String> status = this::status;
         listening = ctx.registerService(Supplier.class, status, FrameworkUtil.asDictionary(Map.of(LISTENING, "listening")));
+        // after readiness, never before it: the first client's launch need not activate the default walk
+        Warmup.startIfEnabled(ctx, entry, uid, ResidentServer::log0);
     }
 
     private void acceptLoop() {

@@ -25,9 +25,18 @@ public final class Discovery {
     private final BackendManifest manifest;
     private final boolean requireVerified;
     private final String install;
+    private final Function<Path, Optional<String>> digests;
 
+    /** Hashes the binary on every discovery. */
     public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
                      boolean requireVerified) {
+        this(env, runner, manifest, requireVerified, Discovery::sha256);
+    }
+
+    /** {@code digests}: the SHA-256 of the file found (a {@link DigestCache} in the backend). */
+    public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
+                     boolean requireVerified, Function<Path, Optional<String>> digests) {
+        this.digests = digests;
         this.env = env;
         this.runner = runner;
         this.manifest = manifest;
@@ -83,7 +92,7 @@ public final class Discovery {
         if (!Files.isExecutable(p)) {
             return Discovered.Unavailable.because(p + " is not executable; chmod +x it or " + install);
         }
-        Optional<String> digest = sha256(p);
+        Optional<String> digest = digests.apply(p);
         if (digest.isEmpty()) {
             return Discovered.Unavailable.because("cannot read " + p + " to compute its SHA-256; check its permissions");
         }
