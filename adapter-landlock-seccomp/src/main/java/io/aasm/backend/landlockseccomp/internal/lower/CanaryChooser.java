@@ -1,5 +1,6 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
+import io.aasm.support.canary.HarmlessCalls;
 import io.aasm.support.canary.CanaryPaths;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
@@ -19,16 +20,7 @@ import java.util.function.Function;
  * left out when a grant covers that folder (a read grant of / or of the home folder, say).
  */
 final class CanaryChooser {
-    /**
-     * Calls that change nothing when every argument is -1 (a bad descriptor, an unmapped pointer, impossible
-     * flags) and need no capability, so only a filter answers EPERM. The SYSCALL canary calls one of them.
-     */
-    static final List<String> HARMLESS_WHEN_INVALID = List.of("mkdir", "mkdirat", "rmdir", "unlink", "unlinkat",
-            "chdir", "fchdir", "rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod",
-            "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "getdents64",
-            "connect", "bind", "listen", "accept", "accept4", "sendto", "recvfrom", "dup", "dup3", "flock",
-            "fsync", "fdatasync", "mknod", "mknodat", "statfs", "fstatfs", "uname", "getcwd", "write", "pwrite64",
-            "writev", "lseek", "ioctl", "fcntl", "madvise", "msync", "mincore");
+    static final List<String> HARMLESS_WHEN_INVALID = HarmlessCalls.WHEN_INVALID;
 
     private final Function<String, Optional<Integer>> numbers;
 

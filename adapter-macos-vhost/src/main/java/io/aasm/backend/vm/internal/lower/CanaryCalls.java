@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.lower;
 
+import io.aasm.support.canary.HarmlessCalls;
 import io.aasm.backend.vm.internal.guest.CanaryTargets;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.ports.policy.Scope;
@@ -14,12 +15,7 @@ import java.util.function.ToIntFunction;
  * capability qualify (the native backend's list, for the same reason), so only the filter can answer EPERM.
  */
 final class CanaryCalls {
-    static final List<String> HARMLESS_WHEN_INVALID = List.of("mkdir", "mkdirat", "rmdir", "unlink", "unlinkat",
-            "chdir", "fchdir", "rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod",
-            "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "getdents64",
-            "connect", "bind", "listen", "accept", "accept4", "sendto", "recvfrom", "dup", "dup3", "flock",
-            "fsync", "fdatasync", "mknod", "mknodat", "statfs", "fstatfs", "uname", "getcwd", "write", "pwrite64",
-            "writev", "lseek", "ioctl", "fcntl", "madvise", "msync", "mincore");
+    static final List<String> HARMLESS_WHEN_INVALID = HarmlessCalls.WHEN_INVALID;
     /**
      * The calls the egress, name and resource canaries make, which a syscall policy could refuse first, and
      * write, which carries every canary's report to the agent.
