@@ -27,14 +27,15 @@ def render_policy(ws, port, path):
     return text
 
 
-def render_container_policy(text, path):
+def render_container_policy(text, path, isolation="container"):
     """METHODOLOGY.md amendment 3: the bench policy with egress stated as none (the container backend has no
-    egress path yet) and the container isolation class; every other section unchanged."""
+    egress path yet; a guest cannot reach the host's loopback) and the arm's isolation class (container, or vm for
+    the vm-cli arm); every other section unchanged."""
     lines = text.splitlines()
     out, skip = [], False
     for line in lines:
         if line.startswith("isolation:"):
-            line = "isolation: container"
+            line = "isolation: " + isolation
         if line.startswith("network:"):
             out += ["network:", "  egress:", "    allow: []"]
             skip = True
@@ -49,7 +50,7 @@ def render_container_policy(text, path):
     return text
 
 
-def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
+def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None, vm_policy=None):
     """Every arm with its presence (and the reason when absent). Returns (present arms, arm table, driver)."""
     base_env = {k: v for k, v in os.environ.items()}
     base_env.setdefault("LANG", "C")
@@ -93,8 +94,9 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None):
         ("sandlock-direct", lambda: arms.LauncherArm("sandlock-direct", L("sandlock-direct.sh"), direct_env,
                                                      ws.scratch, log, smp), sandlock_how if not sandlock_bin else None),
         ("vm-cli", lambda: arms.LauncherArm("vm-cli", L("aasm-cli.sh"),
-                                            dict(cli_env, AASM_BENCH_BACKEND="aasm-qemu-vm", AASM_BENCH_ISOLATION="vm"),
-                                            ws.scratch, log, smp),
+                                            dict(cli_env, AASM_BENCH_BACKEND="aasm-qemu-vm", AASM_BENCH_ISOLATION="vm",
+                                                 AASM_BENCH_POLICY=vm_policy or policy),
+                                            ws.scratch, log, smp, skip=NO_EGRESS),
          None if vm_ok and aasm_bin else (vm_why if aasm_bin else "no aasm distribution")),
         ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
                                            {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),

@@ -100,13 +100,17 @@ def main(argv=None):
         container_policy = os.path.join(root, "bench-policy-container.yaml")
         armset.render_container_policy(policy_text, container_policy)
         shutil.copyfile(container_policy, os.path.join(out, "bench-policy-container.yaml"))
+        vm_policy = os.path.join(root, "bench-policy-vm.yaml")
+        armset.render_container_policy(policy_text, vm_policy, "vm")
+        shutil.copyfile(vm_policy, os.path.join(out, "bench-policy-vm.yaml"))
         log = os.path.join(out, "arms-stderr.log")
         print("aasm benchmarks, %s mode: %d warm-up + %d kept repetitions; results in %s" % (mode, warmup, reps, out))
         fp = env.fingerprint(ws.scratch, os.path.join(a.aasm_home, "bin", "aasm"), REPO, arms.sandlock(REPO)[0])
         load_before = env.load()
         helper = sampler.build_helper(root)
         smp = sampler.Sampler(helper)
-        present, table, driver, kernel = armset.build_arms(a, ws, port, policy, out, mode, log, smp, container_policy)
+        present, table, driver, kernel = armset.build_arms(a, ws, port, policy, out, mode, log, smp, container_policy,
+                                                              vm_policy)
         kernel_memory = {}
         if kernel and any(x.id == "resident" for x in present):
             time.sleep(2)
