@@ -1,12 +1,12 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
-import io.aasm.support.canary.HarmlessCalls;
-import io.aasm.support.canary.CanaryPaths;
 import io.aasm.ports.capability.CapabilityDomain;
 import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
+import io.aasm.support.canary.CanaryPaths;
+import io.aasm.support.canary.HarmlessCalls;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,8 +20,6 @@ import java.util.function.Function;
  * left out when a grant covers that folder (a read grant of / or of the home folder, say).
  */
 final class CanaryChooser {
-    static final List<String> HARMLESS_WHEN_INVALID = HarmlessCalls.WHEN_INVALID;
-
     private final Function<String, Optional<Integer>> numbers;
 
     /** {@code numbers}: the syscall number of a name on this host's architecture, if it has one. */
@@ -83,7 +81,7 @@ final class CanaryChooser {
         if (!(scope instanceof Scope.Syscalls s)) {
             return Optional.empty();
         }
-        for (String name : HARMLESS_WHEN_INVALID) {
+        for (String name : HarmlessCalls.WHEN_INVALID) {
             boolean denied = s.mode() == SyscallMode.DENY ? s.names().contains(name) : !s.names().contains(name);
             Optional<Integer> nr = denied ? numbers.apply(name) : Optional.empty();
             if (nr.isPresent()) {

@@ -1,10 +1,10 @@
 package io.aasm.backend.vm.internal.lower;
 
-import io.aasm.support.canary.HarmlessCalls;
 import io.aasm.backend.vm.internal.guest.CanaryTargets;
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
+import io.aasm.support.canary.HarmlessCalls;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.ToIntFunction;
@@ -15,7 +15,6 @@ import java.util.function.ToIntFunction;
  * capability qualify (the native backend's list, for the same reason), so only the filter can answer EPERM.
  */
 final class CanaryCalls {
-    static final List<String> HARMLESS_WHEN_INVALID = HarmlessCalls.WHEN_INVALID;
     /**
      * The calls the egress, name and resource canaries make, which a syscall policy could refuse first, and
      * write, which carries every canary's report to the agent.
@@ -31,7 +30,7 @@ final class CanaryCalls {
                                  ToIntFunction<String> numbers) {
         Optional<CanaryTargets.Call> call = Optional.empty();
         if (policy.isPresent()) {
-            for (String name : HARMLESS_WHEN_INVALID) {
+            for (String name : HarmlessCalls.WHEN_INVALID) {
                 int nr = refuses(policy.get(), name) ? numbers.applyAsInt(name) : -1;
                 if (nr >= 0) {
                     call = Optional.of(new CanaryTargets.Call(name, nr));
