@@ -2,7 +2,11 @@ package io.aasm.cli.internal;
 
 import com.sun.jna.Native;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -13,7 +17,9 @@ import java.util.HexFormat;
  * the directory for a symlink, or plant a symlink at the file's name). A file is written to a fresh
  * temporary name created exclusively without following links, flushed to disk, then renamed over the
  * final name: the rename replaces whatever is there (a symlink included) and never follows it, and a
- * write that fails leaves no partial file behind.
+ * write that fails leaves no partial file behind. A name that holds a device, FIFO or socket is never
+ * replaced: a rename would swap a file in for it (as root, {@code --report-file /dev/null} once turned the
+ * host's /dev/null into a regular file).
  */
 final class PinnedDirectory implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -38,8 +44,28 @@ final class PinnedDirectory implements AutoCloseable {
         return path;
     }
 
+    /**
+     * Throws when {@code name} in this directory holds something a replace must not swap a file in for: a device,
+     * FIFO or socket. Seen through the pinned descriptor, a symlink at the name not followed (a symlink is
+     * replaced, its target untouched). Nothing there or a regular file is fine; a folder makes the rename fail.
+     */
+    void requireReplaceable(String name) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(Path.of("/proc/self/fd", Integer.toString(fd), name), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (a.isOther()) {
+            throw new IOException(path.resolve(name) + " is a device, FIFO or socket, not a file aasm may replace;"
+                    + " name a regular file, or - for stderr");
+        }
+    }
+
     /** Replaces {@code name} in this directory with exactly {@code bytes}, or changes nothing and throws. */
     void replace(String name, byte[] bytes) throws IOException {
+        requireReplaceable(name);
         String tmp = ".aasm-" + HexFormat.of().formatHex(random()) + ".tmp";
         int out = FileCalls.C.openat(fd, tmp, FileCalls.O_WRONLY | FileCalls.O_CREAT | FileCalls.O_EXCL
                 | FileCalls.O_NOFOLLOW | FileCalls.O_CLOEXEC, 0666);

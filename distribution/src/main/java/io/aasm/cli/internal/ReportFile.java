@@ -32,12 +32,21 @@ final class ReportFile implements AutoCloseable {
             throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "--report-file " + target
                     + " names no file; nothing was launched");
         }
+        PinnedDirectory dir;
         try {
-            return new ReportFile(Optional.of(PinnedDirectory.open(file.getParent())), file.getFileName().toString());
+            dir = PinnedDirectory.open(file.getParent());
         } catch (IOException e) {
             throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "--report-file " + target
                     + ": cannot open its directory " + e.getMessage() + "; nothing was launched");
         }
+        try {
+            dir.requireReplaceable(file.getFileName().toString()); // before anything is launched
+        } catch (IOException e) {
+            dir.close();
+            throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "--report-file " + target + ": " + e.getMessage()
+                    + "; nothing was launched");
+        }
+        return new ReportFile(Optional.of(dir), file.getFileName().toString());
     }
 
     /** True when there is nothing to write or the whole report was written; otherwise says why on stderr. */

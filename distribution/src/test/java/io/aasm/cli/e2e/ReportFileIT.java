@@ -46,6 +46,34 @@ class ReportFileIT {
         }
     }
 
+    /**
+     * A report path naming a device or FIFO is refused before anything runs and left as it is: replacing the name
+     * swapped a regular file in for it (as root, {@code --report-file /dev/null} turned the host's /dev/null into
+     * one). A FIFO stands for the device (making a device needs root). Control: a regular file at the same kind of
+     * path gets the report.
+     */
+    @Test
+    void aReportPathThatIsAFifoIsRefusedBeforeLaunchAndLeftAsItIs(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("report.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        Path ran = dir.resolve("ran");
+        Aasm.Result r = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "none", "--report-file",
+                fifo.toString(), "--", "/bin/sh", "-c", "echo ran > " + ran);
+        assertEquals(125, r.exit(), r.toString());
+        assertTrue(r.err().contains("is a device, FIFO or socket, not a file aasm may replace"), r.toString());
+        assertTrue(r.err().contains("nothing was launched"), r.toString());
+        assertFalse(Files.exists(ran), "the program ran\n" + r);
+        assertTrue(Files.readAttributes(fifo, java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).isOther(), "the FIFO was replaced\n" + r);
+
+        Path plain = Files.writeString(dir.resolve("report.txt"), "old\n");
+        Aasm.Result control = Aasm.run(Aasm.DIST, dir, Map.of(), "run", "exec", "--isolation", "none",
+                "--report-file", plain.toString(), "--", "/bin/sh", "-c", "echo ran > " + ran);
+        assertEquals(0, control.exit(), control.toString());
+        assertTrue(Files.exists(ran), control.toString());
+        assertTrue(Files.readString(plain).contains("post_run"), control.toString());
+    }
+
     /** The program swaps its report's directory for a symlink to another folder: the report still lands in
      * the directory the user named (now under its new name), never in the link's target. */
     @Test

@@ -43,6 +43,28 @@ class PinnedDirectoryTest {
         assertEquals(List.of("report"), names(dir), "a temporary file was left behind");
     }
 
+    /**
+     * A FIFO (a device is the same case, and needs root to make) at the name is never swapped for a file: as root,
+     * {@code --report-file /dev/null} once replaced the host's /dev/null with a regular file. Control: a regular
+     * file at the name in the same directory is replaced.
+     */
+    @Test
+    void aFifoAtTheNameIsLeftAsItIsAndNothingIsWritten() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("d"));
+        Path fifo = dir.resolve("report");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        try (PinnedDirectory d = PinnedDirectory.open(dir)) {
+            IOException refused = assertThrows(IOException.class, () -> d.replace("report", bytes("the report\n")));
+            assertTrue(refused.getMessage().contains("not a file aasm may replace"), refused.getMessage());
+            Files.writeString(dir.resolve("plain"), "old\n");
+            d.replace("plain", bytes("the report\n"));
+        }
+        assertTrue(Files.readAttributes(fifo, java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).isOther(), "the FIFO was replaced");
+        assertEquals("the report\n", Files.readString(dir.resolve("plain")), "control: a regular file is replaced");
+        assertEquals(List.of("plain", "report"), names(dir), "a temporary file was left behind");
+    }
+
     @Test
     void theDirectoryIsTheOneOpenedWhateverHappensToItsPath() throws IOException {
         Path dir = Files.createDirectory(tmp.resolve("d"));
