@@ -69,8 +69,10 @@ def main():
             running = read_until(master, "READY-4", 20, log) is not None
             os.write(master, b"\x1a")  # Ctrl-Z: the job stops, the shell is back
             result["stopped"] = running and bool(read_until(master, "Stopped", 20, log))
-            os.write(master, b"kill -9 %1; wait\n")
-            time.sleep(0.5)
+            # Exit only once the killed job is gone: a `wait` right after the kill could still find it stopped
+            # (bash had not reaped it yet), and bash then refuses `exit` with "There are stopped jobs".
+            os.write(master, b"kill -9 %1; while kill -0 %1 2>/dev/null; do sleep 0.1; done; echo GONE-$((3+4))\n")
+            read_until(master, "GONE-7", 20, log)
             os.write(master, b"exit 7\n")
         elif scenario == "inject":
             pass
