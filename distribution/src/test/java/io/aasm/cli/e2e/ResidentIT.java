@@ -253,7 +253,7 @@ class ResidentIT {
     }
 
     /** The kernel's pre-forked launcher (aasm-native, PROTOCOL.md "Zygote"): its children named by `serve`. */
-    private static List<Long> zygotes() {
+    private static List<Long> zygotes() throws Exception {
         return ProcessHandle.of(kernel.pid()).orElseThrow().children().filter(h -> {
             try {
                 return new String(Files.readAllBytes(Path.of("/proc/" + h.pid() + "/cmdline"))).contains("\0serve\0");
