@@ -94,6 +94,13 @@ final class Zygote {
         }
     }
 
+    /** The zygote answered that it forked nothing (fork failed there, or too many children). */
+    static final class Declined extends IOException {
+        Declined(String message) {
+            super(message);
+        }
+    }
+
     long pid() {
         return process.pid();
     }
@@ -121,7 +128,13 @@ final class Zygote {
         }
         try {
             return reply.get(10, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof Declined d) {
+                throw d;
+            }
+            end();
+            throw new IOException("the zygote did not fork: " + e.getMessage(), e);
+        } catch (java.util.concurrent.TimeoutException e) {
             end();
             throw new IOException("the zygote did not fork: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -170,7 +183,7 @@ final class Zygote {
                     children.put((long) pid, child);
                     f.complete(child);
                 } else if (f != null) {
-                    f.completeExceptionally(new IOException("the zygote could not fork: errno " + value));
+                    f.completeExceptionally(new Declined("the zygote could not fork: errno " + value));
                 }
             } else if (op == OP_EXITED) {
                 ForkedLauncher child = children.remove((long) pid);

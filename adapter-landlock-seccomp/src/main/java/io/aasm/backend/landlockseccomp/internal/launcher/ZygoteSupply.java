@@ -52,6 +52,8 @@ public final class ZygoteSupply implements AutoCloseable {
                 }
                 try {
                     return Optional.of(z.fork(s.fds, spec));
+                } catch (Zygote.Declined e) {
+                    return Optional.empty(); // nothing was forked: a launcher started directly takes this channel
                 } catch (Zygote.NotSent e) {
                     z.end(); // never reached the zygote: a fresh one can take the same request
                 } catch (IOException e) {
