@@ -27,7 +27,8 @@ public final class ZygoteBench {
                 .namespaces(EnumSet.allOf(PlanRecord.Namespace.class)).userMap(0, 0, 0, 0).mountProc().loopbackUp()
                 .noNewPrivs().landlock(0xffff, 3, 3).landlockPath(0xffffL & ~0x5ff2L, "/usr")
                 .landlockPath(0xffffL & ~0x5ff2L, "/etc").landlockPath(0xffff, "/tmp").landlockPort(2, 8080)
-                .seccomp(0, LauncherRunTest.denyMkdir()).signals(PlanRecord.SignalTarget.PROGRAM, 1, 2, 15).build();
+                .seccomp(0, LauncherRunTest.denyMkdir()).signals(PlanRecord.SignalTarget.PROGRAM, 1, 2, 15)
+                .canary(8, 0, 83, "", "").build(); // the syscall canary: mkdir, which the filter denies
         try (ZygoteSupply zygote = new ZygoteSupply(launcher)) {
             LaunchOptions forked = direct.withZygote(Optional.of(zygote));
             for (int i = 0; i < 20; i++) {
@@ -52,7 +53,7 @@ public final class ZygoteBench {
             System.out.printf("runs=%d alternated (medians, p90 in brackets), load %s at start, %s at end%n", runs, load0,
                     Files.readString(Path.of("/proc/loadavg")).trim());
             String[] names = {"end-to-end", "JVM start -> launcher start", "launcher start -> plan read",
-                "plan read -> before execve", "this JVM's CPU"};
+                "plan read -> before execve (canary incl.)", "this JVM's CPU"};
             for (int j = 0; j < 4; j++) {
                 System.out.printf("%-30s direct %s   forked %s%n", names[j], ms(d[j]), ms(z[j]));
             }
