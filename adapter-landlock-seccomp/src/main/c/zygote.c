@@ -108,7 +108,7 @@ static void serve_request(int ctrl, int sfd, const sigset_t *old, int (*launch)(
         buf[n] = 0;
         const char *spec = (const char *)buf + 12;
         pid_t pid = -EINVAL;
-        if (nfds == 3 && !(mh.msg_flags & MSG_CTRUNC) && n > 12 && strlen(spec) == (size_t)(n - 12)
+        if (nfds == 3 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) && n > 12 && strlen(spec) == (size_t)(n - 12)
                 && nchildren < ZYGOTE_MAX_CHILDREN) {
             pid = fork();
             if (pid == 0) {

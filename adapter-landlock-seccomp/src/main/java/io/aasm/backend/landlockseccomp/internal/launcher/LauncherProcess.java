@@ -67,7 +67,6 @@ public final class LauncherProcess implements AutoCloseable {
                 } catch (ZygoteSupply.Uncertain e) {
                     // The zygote may have forked a launcher for this channel before it failed: a fresh channel
                     // keeps that one from taking this plan; it finds no listener and refuses.
-                    process = null;
                     server.close();
                     Files.deleteIfExists(socket);
                     Files.deleteIfExists(dir);
