@@ -15,7 +15,7 @@ GOAL_MS = 500.0
 VM_STAGES = {
     "vm_prepare": "from the kernel's `prepare` mark to the VM backend's start",
     "vm_spawn": "a run folder, the command line, QEMU forked and exec'd under setpriv",
-    "vm_connect": "QEMU up to its control and monitor sockets; the QMP greeting",
+    "vm_connect": "QEMU's start up to its two sockets and the QMP handshake (answered once its machine is built)",
     # vm_migrate is marked only on the earlier restore path (-Daasm.vm.restoreDeferred=true)
     "vm_migrate": "earlier path: migrate-incoming, query-migrate polled until the state is loaded",
     "vm_resume": "the template's device state loaded (its RAM is the template file, copy-on-write); the guest runs",
