@@ -68,8 +68,10 @@ class RelayFinalPassTest {
                     throw new IllegalStateException(e);
                 }
             });
-            ProcessHandle relay = await("the relay", () -> MediatedEgressTest.relays().stream().findFirst()
-                    .orElse(null));
+            // this launch's relay: the one carrying to this session's socket (a probe's relay may run beside it)
+            String socket = proxy.session.relay().orElseThrow().socket().toString();
+            ProcessHandle relay = await("the relay", () -> MediatedEgressTest.relays().stream()
+                    .filter(h -> cmdline(h.pid()).contains(socket)).findFirst().orElse(null));
             long pid = relay.pid();
             await("the program waiting and the relay in its poll loop (syscall " + pid + ")", () -> Files.exists(waiting)
                     && POLLING.contains(syscall(pid)) ? Boolean.TRUE : null);
@@ -125,6 +127,14 @@ class RelayFinalPassTest {
             }
             assertTrue(System.currentTimeMillis() < end, "timed out waiting for " + what);
             Thread.sleep(5);
+        }
+    }
+
+    private static String cmdline(long pid) {
+        try {
+            return Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
+        } catch (java.io.IOException gone) {
+            return "";
         }
     }
 
