@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A destination server the test owns on 127.0.0.2 (a granted name is pinned to it): it takes one connection,
- * sends {@code size} random bytes while it reads everything, and records what crossed it (digests and counts
- * each way) and which processes held the other end of its connection once {@code holdersAfter} bytes had arrived.
+ * reads everything, and records what crossed it (digests and counts each way) and which processes held the other
+ * end of its connection once {@code holdersAfter} bytes had arrived. Only then does it start sending its
+ * {@code size} random bytes (or once the program's side ended, if fewer arrived): the program waits for them to
+ * the end, so the connection is certainly still open when its holders are looked at, however loaded the machine.
  */
 final class Origin implements AutoCloseable {
     /** What crossed the server's end of the connection. */
@@ -57,7 +59,9 @@ final class Origin implements AutoCloseable {
     }
 
     private static Seen exchange(SocketChannel c, long size, long holdersAfter) throws Exception {
+        CompletableFuture<Void> looked = new CompletableFuture<>();
         CompletableFuture<String> sending = CompletableFuture.supplyAsync(() -> {
+            looked.join();
             MessageDigest d = sha256();
             byte[] chunk = new byte[1 << 20];
             SecureRandom random = new SecureRandom();
@@ -85,11 +89,13 @@ final class Origin implements AutoCloseable {
             got.update(b.array(), 0, n);
             received += n;
             b.clear();
-            if (holders.isEmpty() && received >= holdersAfter) {
+            if (!looked.isDone() && received >= holdersAfter) {
                 holders = SocketHolders.of(((InetSocketAddress) c.getRemoteAddress()).getPort(),
                         ((InetSocketAddress) c.getLocalAddress()).getPort());
+                looked.complete(null);
             }
         }
+        looked.complete(null);
         return new Seen(HexFormat.of().formatHex(got.digest()), received, sending.get(), size, holders);
     }
 
