@@ -174,9 +174,28 @@ int inject_forward(const struct seccomp_notif *n) {
     if (forward_to < 0 || n->data.nr != __NR_connect || n->data.arch != AUDIT_ARCH_X86_64) return 0;
     unsigned char msg[4 + sizeof *n] = {0, 0, 0, 'C'};
     memcpy(msg + 4, n, sizeof *n);
+    /* The pid is init's view (its pid namespace): the relay gets the process itself, as a pidfd. The caller is
+     * blocked in the call, so the pid names it; the relay re-validates the notification after its reads. */
+    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n->pid, 0);
+    if (pidfd < 0) return 0; /* gone: init answers it (EPERM, recorded), harmless for a task that died */
     /* Blocking: the relay reads at once; a relay that is gone leaves the call to fail as a lost listener would. */
-    if (send_with(forward_to, msg, sizeof msg, -1) < 0) return 0;
-    return 1;
+    int rc = send_with(forward_to, msg, sizeof msg, pidfd);
+    close(pidfd);
+    return rc == 0;
+}
+
+/* The pid a pidfd names, in the reader's (the relay's, the host's) pid namespace: fdinfo's "Pid:" line. */
+static pid_t pidfd_pid(int pidfd) {
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+    int f = open(path, O_RDONLY | O_CLOEXEC);
+    if (f < 0) return -1;
+    ssize_t n = read(f, buf, sizeof buf - 1);
+    close(f);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    char *p = strstr(buf, "\nPid:");
+    return p ? (pid_t)strtol(p + 5, NULL, 10) : -1;
 }
 
 static int is_granted(uint16_t port) {
@@ -310,18 +329,19 @@ int inject_serve(int listener) {
     struct seccomp_notif n;
     memset(&n, 0, sizeof n);
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0) return errno == ENOENT || errno == EINTR ? 0 : -1;
-    return inject_handle(listener, &n);
+    return inject_handle(listener, &n, -1);
 }
 
-int inject_handle(int listener, const struct seccomp_notif *req) {
+int inject_handle(int listener, const struct seccomp_notif *req, int given_pidfd) {
     if (setup() < 0) return send_resp(listener, req->id, -ENOSYS, 0);
     __u64 id = req->id;
-    pid_t pid = (pid_t)req->pid; /* in the relay's (the host's) pid namespace */
+    /* Received here: the pid is in the relay's (the host's) pid namespace. Forwarded by init: its pidfd says. */
+    pid_t pid = given_pidfd >= 0 ? pidfd_pid(given_pidfd) : (pid_t)req->pid;
     int fd = (int)req->data.args[0];
     if (req->data.nr != __NR_connect || req->data.arch != AUDIT_ARCH_X86_64) return send_resp(listener, id, -ENOSYS, 0);
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    int s = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-    if (pidfd >= 0) close(pidfd);
+    int pidfd = given_pidfd >= 0 ? given_pidfd : pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+    int s = pidfd < 0 || pid <= 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    if (pidfd >= 0 && pidfd != given_pidfd) close(pidfd);
     /* No copy (bad descriptor, not ours to take): the kernel answers the call itself, as it would have. */
     if (s < 0) return send_resp(listener, id, 0, 1);
     struct sockaddr_storage a;

@@ -27,7 +27,7 @@ int inject_forward(const struct seccomp_notif *n);
 /* Relay: receives and answers one pending connect notification. Returns -1 when the listener is done. */
 int inject_serve(int listener);
 
-/* Relay: answers one connect notification received by init on the shared listener. */
-int inject_handle(int listener, const struct seccomp_notif *n);
+/* Relay: answers one connect notification; pidfd: the caller, when init received it (else -1: received here). */
+int inject_handle(int listener, const struct seccomp_notif *n, int pidfd);
 
 #endif

@@ -221,10 +221,11 @@ static int receive(int ctl) {
     int fd = -1;
     struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) memcpy(&fd, CMSG_DATA(cm), sizeof fd);
-    if (n == (ssize_t)sizeof msgbuf && msg4[3] == 'C' && fd < 0) {
+    if (n == (ssize_t)sizeof msgbuf && msg4[3] == 'C' && fd >= 0) { /* a connect init received, and its caller */
         struct seccomp_notif req;
         memcpy(&req, msgbuf + 4, sizeof req);
-        if (inject_shared >= 0) inject_handle(inject_shared, &req);
+        if (inject_shared >= 0) inject_handle(inject_shared, &req, fd);
+        close(fd);
         return 1;
     }
     if (fd < 0) return 1;

@@ -162,6 +162,16 @@ class LoopbackInjectionTest {
     }
 
     @Test
+    void inAPidNamespaceInitForwardsTheCallerToTheRelay() throws Exception {
+        // a credential statement gives the launch its own pid namespace: init then sees other pids than the relay
+        try (Echo at = new Echo(InetAddress.getLoopbackAddress())) {
+            assertEquals("ok True got:5", probe("inject", "plain", at.port, 0, egress(tcp(at.port)),
+                    Harness.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of()))));
+            assertEquals(1, at.accepted.get());
+        }
+    }
+
+    @Test
     void ipv6LoopbackIsInjectedToo() throws Exception {
         try (Echo at = new Echo(InetAddress.getByName("::1"))) {
             assertEquals("ok True got:5", probe("inject", "v6", at.port, 0, egress(tcp(at.port))));
