@@ -359,7 +359,8 @@ int inject_handle(int listener, const struct seccomp_notif *req, int given_pidfd
     }
     int family = 0;
     int port_ok = 0;
-    if (got == (ssize_t)want && replaceable(s, &family) && a.ss_family == family) {
+    /* An address length the kernel would refuse (over 128 bytes) is continued: the kernel answers EINVAL. */
+    if (got == (ssize_t)want && req->data.args[2] <= sizeof a && replaceable(s, &family) && a.ss_family == family) {
         if (family == AF_INET && want >= sizeof(struct sockaddr_in)) {
             struct sockaddr_in *in = (struct sockaddr_in *)&a;
             port_ok = in->sin_addr.s_addr == htonl(INADDR_LOOPBACK) && is_granted(ntohs(in->sin_port));

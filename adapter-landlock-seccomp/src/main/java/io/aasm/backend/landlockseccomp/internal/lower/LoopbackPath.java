@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 public final class LoopbackPath {
     public static final String PROPERTY = "aasm.native.loopback";
     /** The default when the property is absent: see docs/benchmarks.md ("Loopback injection") for why. */
-    static final String DEFAULT = "relay";
+    static final String DEFAULT = "inject";
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
 
     private LoopbackPath() {

@@ -82,6 +82,27 @@ class LoopbackInjectionTest {
         return new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, port, port);
     }
 
+    interface Action<T> {
+        T run() throws Exception;
+    }
+
+    /** Runs (plans) under the given loopback path: the system property the Java side reads when it lowers a plan. */
+    static <T> T inMode(String mode, Action<T> action) throws Exception {
+        synchronized (LoopbackPath.class) {
+            String old = System.getProperty(LoopbackPath.PROPERTY);
+            System.setProperty(LoopbackPath.PROPERTY, mode);
+            try {
+                return action.run();
+            } finally {
+                if (old == null) {
+                    System.clearProperty(LoopbackPath.PROPERTY);
+                } else {
+                    System.setProperty(LoopbackPath.PROPERTY, old);
+                }
+            }
+        }
+    }
+
     /** Runs the probe case under the given loopback path; returns its output line ("" when it wrote none). */
     String probe(String mode, String kase, int port, int other, ControlRequirement... reqs) throws Exception {
         return probe(mode, kase, port, other, new ArrayList<>(), reqs);
@@ -94,21 +115,11 @@ class LoopbackInjectionTest {
         Files.writeString(script, InjectProbe.SCRIPT);
         Path out = tmp.resolve("out-" + kase);
         Files.deleteIfExists(out);
-        String old = System.getProperty(LoopbackPath.PROPERTY);
-        System.setProperty(LoopbackPath.PROPERTY, mode);
-        try {
-            var e = Harness.shared().start(Harness.grandchild("/bin/bash", "/usr/bin/python3 " + script + " " + kase
-                    + " " + port + " " + out + " " + other, tmp, Map.of(), List.of(reqs)));
-            e.await();
-            e.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION
-                    && r.detail().contains("during the run") && r.domain().isPresent()).forEach(decisions::add);
-        } finally {
-            if (old == null) {
-                System.clearProperty(LoopbackPath.PROPERTY);
-            } else {
-                System.setProperty(LoopbackPath.PROPERTY, old);
-            }
-        }
+        var e = inMode(mode, () -> Harness.shared().start(Harness.grandchild("/bin/bash", "/usr/bin/python3 " + script
+                + " " + kase + " " + port + " " + out + " " + other, tmp, Map.of(), List.of(reqs))));
+        e.await();
+        e.evidence().records().stream().filter(r -> r.kind() == EvidenceKind.DECISION
+                && r.detail().contains("during the run") && r.domain().isPresent()).forEach(decisions::add);
         return Files.exists(out) ? Files.readString(out) : "";
     }
 
@@ -131,11 +142,9 @@ class LoopbackInjectionTest {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             String action = "/usr/bin/python3 " + script + " " + port + " " + RelayBulkTransferTest.SIZE + " " + out;
-            String old = System.getProperty(LoopbackPath.PROPERTY);
-            System.setProperty(LoopbackPath.PROPERTY, "inject");
-            try {
-                var handle = Harness.shared().start(Harness.grandchild("/bin/bash", action, tmp, Map.of(),
-                        List.of(egress(tcp(port)))));
+            {
+                var handle = inMode("inject", () -> Harness.shared().start(Harness.grandchild("/bin/bash", action, tmp,
+                        Map.of(), List.of(egress(tcp(port))))));
                 CompletableFuture<BulkPeer.Result> at = CompletableFuture.supplyAsync(() -> {
                     try (SocketChannel c = server.accept()) {
                         return BulkPeer.exchange(c, RelayBulkTransferTest.SIZE);
@@ -147,16 +156,10 @@ class LoopbackInjectionTest {
                 // control: without the grant (the one statement that differs) nothing reaches the server
                 Files.delete(out);
                 server.configureBlocking(false);
-                Harness.shared().run(Harness.grandchild("/bin/bash", action, tmp, Map.of(),
-                        List.of(Harness.req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain()))));
+                inMode("inject", () -> Harness.shared().run(Harness.grandchild("/bin/bash", action, tmp, Map.of(),
+                        List.of(Harness.req(CapabilityDomain.NETWORK_EGRESS, new Scope.WholeDomain())))));
                 assertNull(server.accept(), "without the grant no connection reaches the server");
                 assertFalse(Files.exists(out), "and the program could not complete an exchange");
-            } finally {
-                if (old == null) {
-                    System.clearProperty(LoopbackPath.PROPERTY);
-                } else {
-                    System.setProperty(LoopbackPath.PROPERTY, old);
-                }
             }
         }
     }
@@ -257,21 +260,43 @@ class LoopbackInjectionTest {
     }
 
     @Test
-    void thePlanSaysWhichPathItTook() {
+    void thePlanSaysWhichPathItTook() throws Exception {
         var b = Harness.shared().backend;
         ControlRequirement r = egress(tcp(5000));
         var spec = Harness.grandchild("/bin/sh", "true", tmp, Map.of(), List.of(r));
-        String old = System.getProperty(LoopbackPath.PROPERTY);
-        try {
-            System.setProperty(LoopbackPath.PROPERTY, "inject");
-            assertTrue(b.plan(spec).steps(r).stream().anyMatch(s -> s.startsWith("injection:")));
-            System.setProperty(LoopbackPath.PROPERTY, "relay");
-            assertFalse(b.plan(spec).steps(r).stream().anyMatch(s -> s.startsWith("injection:")));
-        } finally {
-            if (old == null) {
-                System.clearProperty(LoopbackPath.PROPERTY);
-            } else {
-                System.setProperty(LoopbackPath.PROPERTY, old);
+        assertTrue(inMode("inject", () -> b.plan(spec).steps(r).stream().anyMatch(s -> s.startsWith("injection:"))));
+        assertFalse(inMode("relay", () -> b.plan(spec).steps(r).stream().anyMatch(s -> s.startsWith("injection:"))));
+    }
+
+    @Test
+    void theHostSideIsTheProgramsOwnAndEndsWithTheTree() throws Exception {
+        Harness h = Harness.shared();
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            Path out = tmp.resolve("reply");
+            // as NetworkConfinementTest's relay test: hello, the service's answer, a daemon left holding the socket
+            String action = "exec 3<>/dev/tcp/127.0.0.1/" + port + "; echo hello >&3; read x <&3; echo $x > " + out
+                    + "; (setsid sleep 600 <&3 >&3 &)";
+            var handle = inMode("inject", () -> h.start(Harness.grandchild("/bin/bash", action, tmp, Map.of(),
+                    List.of(egress(tcp(port))))));
+            try (SocketChannel c = server.accept()) {
+                c.socket().setSoTimeout(20_000);
+                var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.socket().getInputStream(),
+                        StandardCharsets.US_ASCII));
+                assertEquals("hello", in.readLine());
+                int peerPort = ((InetSocketAddress) c.getRemoteAddress()).getPort();
+                long owner = HostSockets.ownerOfLoopbackConnection(peerPort, port).orElseThrow(
+                        () -> new AssertionError("no process holds the host side of the connection"));
+                Path proc = Path.of("/proc/" + owner);
+                assertEquals("bash", Files.readString(proc.resolve("comm")).strip(),
+                        "the host side is the program's own descriptor: no relay in the byte path");
+                assertFalse(Files.readSymbolicLink(Path.of("/proc/self/ns/net")).equals(
+                        Files.readSymbolicLink(proc.resolve("ns/net"))), "while the program stays in its namespace");
+                c.socket().getOutputStream().write("answer\n".getBytes(StandardCharsets.US_ASCII));
+                handle.await();
+                assertEquals("answer\n", Files.readString(out), "the service's answer reached the program");
+                assertEquals(-1, in.read(), "the daemon that held the socket ended with the tree: end of file");
             }
         }
     }
