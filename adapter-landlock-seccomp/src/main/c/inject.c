@@ -71,23 +71,23 @@ void inject_ports(const uint16_t *ports, size_t n) {
 /* The trap: connect notifies, a send that would connect (MSG_FASTOPEN) is denied, everything else is left to the
  * plan's own filters. Its jumps are relative and self-contained, so it is also appended to a decision filter. */
 static const struct sock_filter trap[] = {
-        LD_ABS(offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 13), /* other ABIs: the plan's filters decide */
-        LD_ABS(offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_connect, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendto, 0, 2),
-        LD_ABS(ARG_LO(3)),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 6, 7),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendmsg, 0, 2),
-        LD_ABS(ARG_LO(2)),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 3, 4),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendmmsg, 0, 3),
-        LD_ABS(ARG_LO(3)),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
+    LD_ABS(offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 13), /* other ABIs: the plan's filters decide */
+    LD_ABS(offsetof(struct seccomp_data, nr)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_connect, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendto, 0, 2),
+    LD_ABS(ARG_LO(3)),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 6, 7),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendmsg, 0, 2),
+    LD_ABS(ARG_LO(2)),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 3, 4),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sendmmsg, 0, 3),
+    LD_ABS(ARG_LO(3)),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MSG_FASTOPEN, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
 #define TRAP_LEN (sizeof trap / sizeof trap[0])
 
 /* Appended for the decision filter's denials (already turned into notifications by decisions_patch): a denied

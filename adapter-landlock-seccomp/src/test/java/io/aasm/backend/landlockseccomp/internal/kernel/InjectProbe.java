@@ -6,11 +6,11 @@ package io.aasm.backend.landlockseccomp.internal.kernel;
  * namespace than a socket it creates itself (SO_NETNS_COOKIE): the kernel's own word that the descriptor was
  * replaced by a socket of the host's namespace, not a claim of the launcher.
  */
-final class InjectProbe {
+public final class InjectProbe {
     private InjectProbe() {
     }
 
-    static final String SCRIPT = String.join("\n",
+    public static final String SCRIPT = String.join("\n",
             "import ctypes, errno, fcntl, os, select, socket, struct, sys",
             "case, port, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]",
             "other = int(sys.argv[4]) if len(sys.argv) > 4 else 0",
