@@ -93,7 +93,7 @@ def main(home, rounds, conns, mib, bulks, n):
     with open(pol, "w") as f:
         f.write("apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read: {allow: [%s]}\n" % reads
                 + "network:\n  egress: {allow: [{host: loopback, port: %d}]}\n" % port)
-    acc = {m: {"lat": [], "dlat": [], "ratio": [], "mb": [], "p5": [], "ticks": 0} for m in ("relay", "inject")}
+    acc = {m: {"lat": [], "dlat": [], "ratio": [], "mb": [], "dmb": [], "p5": [], "ticks": 0} for m in ("relay", "inject")}
     loads = []
     for r in range(rounds):
         for m in (("relay", "inject") if r % 2 == 0 else ("inject", "relay")):
@@ -102,6 +102,7 @@ def main(home, rounds, conns, mib, bulks, n):
             a["lat"] += inside["latency_ms"]
             a["dlat"] += inside["direct_latency_ms"]
             a["mb"] += inside["mb_s"]
+            a["dmb"] += inside["direct_mb_s"]
             a["ratio"] += [x / d for x, d in zip(inside["mb_s"], inside["direct_mb_s"])]
             a["p5"] += [x / d for x, d in zip(inside["trips_ms"], inside["direct_trips_ms"])]
             a["ticks"] += ticks
@@ -115,6 +116,8 @@ def main(home, rounds, conns, mib, bulks, n):
                       "direct_connect_ms_median": statistics.median(a["dlat"]),
                       "added_connect_ms": statistics.median(a["lat"]) - statistics.median(a["dlat"]),
                       "mb_s_median": statistics.median(a["mb"]),
+                      "direct_mb_s_median": statistics.median(a["dmb"]),
+                      "paired_throughput_ratios": sorted(round(x, 3) for x in a["ratio"]),
                       "paired_throughput_ratio_vs_direct": statistics.median(a["ratio"]),
                       "paired_p5_ratio_vs_direct": statistics.median(a["p5"]),
                       "relay_cpu_ms_per_gib": a["ticks"] * 1000.0 / tck / gib}
