@@ -241,6 +241,16 @@ class LoopbackInjectionTest {
     }
 
     @Test
+    void ioUringStaysDeniedSoNoConnectBypassesTheTrap() throws Exception {
+        try (Echo at = new Echo(InetAddress.getLoopbackAddress())) {
+            assertEquals("uring EPERM", probe("inject", "uring", at.port, 0, egress(tcp(at.port))));
+            // control: without the egress statement (the one that differs; nothing else is confined) io_uring is
+            // not denied: the bad argument is what fails
+            assertEquals("uring EFAULT", probe("inject", "uring", at.port, 0));
+        }
+    }
+
+    @Test
     void deniedCallsAreStillRecordedBesideTheInjectedConnect() throws Exception {
         try (Echo at = new Echo(InetAddress.getLoopbackAddress())) {
             List<EvidenceRecord> during = new ArrayList<>();
