@@ -1,5 +1,6 @@
 package io.aasm.backend.landlockseccomp.internal.launcher;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -40,12 +41,12 @@ record LauncherSource(Path file, String key) {
                 return inJar(new URI(b.getLocation().substring("reference:".length())), resource);
             }
             return Optional.empty();
-        } catch (URISyntaxException | java.io.IOException | RuntimeException e) {
+        } catch (URISyntaxException | IOException | RuntimeException e) {
             return Optional.empty(); // no known file: the launcher is hashed, as without a cache
         }
     }
 
-    private static Optional<LauncherSource> inJar(URI jar, String resource) throws java.io.IOException {
+    private static Optional<LauncherSource> inJar(URI jar, String resource) throws IOException {
         if (!"file".equals(jar.getScheme())) {
             return Optional.empty();
         }
