@@ -118,7 +118,11 @@ public final class ImageBuilder {
         m.put("kernel", kernel);
         m.put("modules", modules);
         m.put("agent", Map.of("sha256", agentSha));
-        m.put("initramfs", Map.of("sha256", Digests.sha256(initramfs), "size", initramfs.length));
+        // an ordered map: Map.of iterates in an order salted per JVM, which made image.json differ between builds
+        Map<String, Object> ramfs = new LinkedHashMap<>();
+        ramfs.put("sha256", Digests.sha256(initramfs));
+        ramfs.put("size", initramfs.length);
+        m.put("initramfs", ramfs);
         m.put("arch", arm64(k) ? "aarch64" : "x86_64");
         m.put("cmdline", cmdline(k));
         return m;

@@ -31,6 +31,8 @@ class Arm64ImageTest {
         KernelSource k = KernelSource.find(KERNEL.resolve("boot"), KERNEL.resolve("lib/modules"),
                 KERNEL.resolve("status"), why).orElseThrow(() -> new AssertionError(why.toString()));
         GuestImage again = ImageBuilder.build(k, AGENT, dir.resolve("image"));
+        assertEquals(Files.readString(built.dir().resolve(GuestImage.MANIFEST)),
+                Files.readString(again.dir().resolve(GuestImage.MANIFEST)));
         for (String f : new String[] {GuestImage.KERNEL, GuestImage.INITRAMFS, GuestImage.MANIFEST}) {
             assertArrayEquals(Files.readAllBytes(built.dir().resolve(f)), Files.readAllBytes(again.dir().resolve(f)), f);
         }
