@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "filter.h"
@@ -160,7 +161,12 @@ static int canary_call(struct plan *p, char *err, size_t cap) {
 }
 
 int filter_compile(struct plan *p, char *err, size_t cap) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < p->nseccomp; i++)
         if (compile_one(&p->seccomp[i], i, &p->bpf[i], &p->seccomp_skipped, err, cap) < 0) return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* the cost of compiling in the guest, reported in the started frame (docs/vm.md, "Seccomp by name") */
+    p->seccomp_us = (long)(t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
     return p->have_canary_syscall ? canary_call(p, err, cap) : 0;
 }

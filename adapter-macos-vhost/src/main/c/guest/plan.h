@@ -54,6 +54,7 @@ struct plan {
     int nseccomp;
     struct bytes bpf[MAX_SECCOMP];     /* the same programs compiled in the guest (filter_compile) */
     int seccomp_skipped;               /* optional rules naming calls this architecture does not have */
+    long seccomp_us;                   /* how long compiling them took in the guest */
     uint32_t flags;
     uint32_t canaries;   /* CANARY_* mask, 0: none */
     char canary_nonce[65];

@@ -106,6 +106,10 @@ class Arm64BootTest {
             StartOutcome started = s.start(PlanEncoder.encode(launch.plan(), new SecureRandom().generateSeed(32),
                     Instant.now()));
             assertInstanceOf(StartOutcome.Started.class, started, started.toString());
+            java.util.Map<String, String> fields = ((StartOutcome.Started) started).fields();
+            assertTrue(fields.getOrDefault("seccomp_skipped", "").matches("\\d+")
+                    && fields.getOrDefault("seccomp_us", "").matches("\\d+"), fields.toString());
+            String compileUs = fields.get("seccomp_us");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             s.relay(buf -> -1, out::write, out::write);
             GuestEnd end = s.awaitEnd(300_000).orElseThrow(() -> new AssertionError("no exit within 300 s"));
@@ -116,7 +120,9 @@ class Arm64BootTest {
             assertTrue(text.contains("read through the share " + nonce + "\n"), text);
             assertTrue(text.contains("Operation not permitted"), text);
             assertTrue(!Files.exists(share.resolve("made")));
-            System.out.println("[arm64-boot] hello after " + helloMs + " ms, exit after " + endMs + " ms (TCG)");
+            System.out.println("[arm64-boot] hello after " + helloMs + " ms, exit after " + endMs + " ms (TCG); seccomp "
+                    + "programs compiled in the guest in " + compileUs + " µs, optional rules skipped: "
+                    + fields.get("seccomp_skipped"));
         } finally {
             qemu.destroyForcibly().waitFor();
         }
