@@ -18,7 +18,8 @@ debs="$3"
 guest="$(cd "$(dirname "$0")/../c/guest" && pwd -P)"
 skip() {
     echo "[aasm-vm] arm64 guest image not built: $*" >&2
-    rm -rf "$target/arm64-kernel" "$target/arm64-userland"
+    # nothing of an earlier build stays behind to be shipped or booted as if it were this one's
+    rm -rf "$target/arm64-kernel" "$target/arm64-userland" "$agent_out"
     exit 0
 }
 if [ "$(uname -m)" = aarch64 ]; then cc="${CC_AARCH64:-cc}"; strip_="${STRIP_AARCH64:-strip}"; else

@@ -27,6 +27,7 @@ public final class ImageMain {
             if (!java.nio.file.Files.isDirectory(root) || !java.nio.file.Files.isRegularFile(Path.of(args[1]))) {
                 System.out.println("[aasm-vm] guest image " + args[0] + " not assembled: no " + root + " or no "
                         + args[1] + " (see the arm64 inputs step's message above)");
+                ImageBuilder.deleteTree(Path.of(args[0])); // an image of an earlier build would be stale
                 return;
             }
             k = KernelSource.find(root.resolve("boot"), root.resolve("lib/modules"), root.resolve("status"), why);
