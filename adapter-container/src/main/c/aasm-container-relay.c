@@ -10,9 +10,12 @@
  * /proc/<pid>/ns/net, after /proc/<pid>/cgroup, read through the same directory handle so a reused pid cannot
  * slip in, named the container) only to create its listeners on 127.0.0.1:<port> (and [::1]:<port> when the
  * namespace has IPv6), returns to its own namespace, and writes "ready <v6>" on stdout. Each connection
- * accepted there is carried to the session's unix socket, preamble first, bytes unchanged both ways. The
- * destination is fixed on the command line: nothing the program sends can point it anywhere else, and a
- * listener in the container's namespace accepts only connections made inside that namespace.
+ * accepted there is carried to the session's unix socket by a child of its own, the hand-off capability and the
+ * preamble first, bytes unchanged both ways; an admitted tunnel the proxy hands over is spliced program <->
+ * upstream and its counts reported (relay-tunnel.h). The destination is fixed on the command line: nothing the
+ * program sends can point it anywhere else, and a listener in the container's namespace accepts only
+ * connections made inside that namespace. At the lifeline's end a final pass takes the connections still
+ * waiting in the listeners' queues (made just before the program ended), then the listeners close.
  *
  * wait: the container starts before the relay can enter its namespace (the engine makes the namespace at
  * start), so the container's first process waits until /proc/self/net/tcp shows the relay's IPv4 listener
@@ -31,14 +34,16 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "relay-tunnel.h"
+
 #define MAX_CONNS 64
 #define WAIT_SECONDS 10
-#define CHUNK (1 << 20)
 #define DRAIN_MILLIS 2000
 
 static int parse_port(const char *s) {
@@ -97,33 +102,6 @@ static int wait_role(int argc, char **argv) {
 
 /* ------------------------------------------------------------------ relay (host side) */
 
-/* Copies src to dst through a pipe (splice: the bytes never enter this process) until end of file, then
- * half-closes dst; on an error both sockets are shut down so the other direction ends too. */
-static void pump(int src, int dst) {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0) goto broken;
-    fcntl(p[1], F_SETPIPE_SZ, CHUNK); /* fewer, larger moves; the default 64 KiB stays if refused */
-    for (;;) {
-        ssize_t n = splice(src, NULL, p[1], NULL, CHUNK, SPLICE_F_MOVE);
-        if (n == 0) break;
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            goto broken;
-        }
-        while (n > 0) {
-            ssize_t m = splice(p[0], NULL, dst, NULL, (size_t) n, SPLICE_F_MOVE);
-            if (m < 0 && errno == EINTR) continue;
-            if (m <= 0) goto broken;
-            n -= m;
-        }
-    }
-    shutdown(dst, SHUT_WR);
-    return;
-broken:
-    shutdown(src, SHUT_RDWR);
-    shutdown(dst, SHUT_RDWR);
-}
-
 static int session_connect(const char *path, const unsigned char *preamble, size_t len) {
     int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (s < 0) return -1;
@@ -133,8 +111,13 @@ static int session_connect(const char *path, const unsigned char *preamble, size
         close(s);
         return -1;
     }
-    for (size_t off = 0; off < len;) {
-        ssize_t n = write(s, preamble + off, len - off);
+    /* The hand-off capability, then the credential, in one write before anything of the program's: only the
+     * relay writes here, so the program cannot claim the capability (the proxy never makes a credential that
+     * begins with 0xFF). At most 68 bytes: written whole. */
+    unsigned char first[4 + 64] = {0xFF, 'A', 'H', TUNNEL_HANDOFF_VERSION};
+    memcpy(first + 4, preamble, len);
+    for (size_t off = 0; off < 4 + len;) {
+        ssize_t n = write(s, first + off, 4 + len - off);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             close(s);
@@ -142,30 +125,28 @@ static int session_connect(const char *path, const unsigned char *preamble, size
         }
         off += (size_t) n;
     }
+    memset(first, 0, sizeof first);
     return s;
 }
 
-/* One accepted connection, in a child: the program's side c to a new session connection, both ways. */
+/* One accepted connection, in a child: the program's side c to a new session connection (relay-tunnel.h). */
 static void carry(int c, const char *path, const unsigned char *preamble, size_t len) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* SIGTERM, not SIGKILL: a tunnel cut by the relay's end still reports its counts to the proxy */
+    struct sigaction cut = {.sa_handler = tunnel_on_cut};
+    sigemptyset(&cut.sa_mask);
+    sigaction(SIGTERM, &cut, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() == 1) _exit(0);
     int s = session_connect(path, preamble, len);
     if (s < 0) _exit(0); /* the program sees its connection reset */
-    pid_t back = fork();
-    if (back == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        pump(s, c);
-        _exit(0);
-    }
-    if (back < 0) _exit(0);
-    pump(c, s);
-    while (waitpid(back, NULL, 0) < 0 && errno == EINTR) {
-    }
-    _exit(0);
+    static struct tunnel t;
+    if (tunnel_open(&t, c, s) < 0) _exit(0);
+    _exit(tunnel_run(&t));
 }
 
 static int listener(int family, int port) {
-    int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    /* non-blocking: the final pass at the lifeline's end takes what is pending until EAGAIN */
+    int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (s < 0) return -1;
     int one = 1;
     setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -223,6 +204,33 @@ static int container_netns(const char *pid, const char *id) {
     return ns;
 }
 
+/* Accepts every connection waiting on listener l (until EAGAIN) and gives each its own carrying child. */
+static void take(int l, int *live, const char *session, const unsigned char *preamble, size_t len) {
+    for (;;) {
+        int c = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            return; /* EAGAIN: none left */
+        }
+        if (*live >= MAX_CONNS) { /* reset: the program sees the refusal at once */
+            struct linger lg = {1, 0};
+            setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+            close(c);
+            continue;
+        }
+        pid_t pid = fork();
+        if (pid == 0) {
+            /* nothing of the relay's but c: not the lifeline, not the listeners */
+            close(0);
+            if (c > 3) syscall(SYS_close_range, 3U, (unsigned) c - 1, 0U);
+            syscall(SYS_close_range, (unsigned) c + 1, ~0U, 0U);
+            carry(c, session, preamble, len);
+        }
+        if (pid > 0) (*live)++;
+        close(c);
+    }
+}
+
 static int relay_role(int argc, char **argv) {
     int port = argc == 6 ? parse_port(argv[4]) : -1;
     if (port < 0 || argv[5][0] != '/' || strlen(argv[5]) >= sizeof ((struct sockaddr_un *) 0)->sun_path) {
@@ -278,39 +286,25 @@ static int relay_role(int argc, char **argv) {
             errno = polled;
             fail("poll");
         }
+        if (fds[1].revents & POLLIN) take(v4, &live, session, preamble, len);
+        if (v6 >= 0 && (fds[2].revents & POLLIN)) take(v6, &live, session, preamble, len);
         if (fds[0].revents) {
             char b[64];
             if (read(0, b, sizeof b) <= 0) break; /* the supervisor closed the lifeline: the launch is over */
         }
-        for (int i = 1; i < 3; i++) {
-            if (!(fds[i].revents & POLLIN)) continue;
-            int c = accept4(fds[i].fd, NULL, NULL, SOCK_CLOEXEC);
-            if (c < 0) continue;
-            if (live >= MAX_CONNS) { /* reset: the program sees the refusal at once */
-                struct linger l = {1, 0};
-                setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
-                close(c);
-                continue;
-            }
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(0);
-                close(v4);
-                if (v6 >= 0) close(v6);
-                carry(c, session, preamble, len);
-            }
-            if (pid > 0) live++;
-            close(c);
-        }
     }
-    /* the program has ended: let connections still carrying its last bytes finish (at most DRAIN_MILLIS) */
+    /* Final pass: a connection the program made just before it ended may still wait in a listener's queue,
+     * its bytes already written; it is taken like any other (PROTOCOL.md of the native relay does the same). */
+    take(v4, &live, session, preamble, len);
+    if (v6 >= 0) take(v6, &live, session, preamble, len);
     close(v4);
     if (v6 >= 0) close(v6);
+    /* the program has ended: let connections still carrying its last bytes finish (at most DRAIN_MILLIS) */
     for (int waited = 0; live > 0 && waited < DRAIN_MILLIS; waited += 20) {
         poll(NULL, 0, 20);
         while (waitpid(-1, NULL, WNOHANG) > 0) live--;
     }
-    return 0; /* whatever is still carried dies with this process (PR_SET_PDEATHSIG) */
+    return 0; /* a tunnel still carried is cut now (PR_SET_PDEATHSIG: it reports its counts, then ends) */
 }
 
 int main(int argc, char **argv) {

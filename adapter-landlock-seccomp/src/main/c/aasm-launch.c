@@ -40,6 +40,7 @@
 #include "authority.h"
 #include "canary.h"
 #include "decisions.h"
+#include "inject.h"
 #include "plan.h"
 #include "pty.h"
 #include "relay.h"
@@ -494,6 +495,11 @@ static void program_child(int authority_w) {
          abs_ns(&t_cgroups), abs_ns(&now));
     line(report_fd, "preexec:%ld:%ld", ns_between(&t_start, &now), ns_between(&t_plan, &now));
     int listener = offer_listener();
+    /* A task has one notification listener: with the decision filter's, the trap joins that filter; without, it is
+     * a filter of its own, the first, so a plan filter's denial takes precedence over it. */
+    if (P.inject && listener >= 0 && inject_merge(&P.filters[P.decision_filter]) < 0)
+        refuse("seccomp", "LOOPBACK_INJECT: the decision filter cannot take the connect trap");
+    if (P.inject && listener < 0) inject_install(relay_sock);
     for (size_t i = 0; i < P.nfilters; i++) {
         struct sock_fprog prog = {P.filters[i].len, P.filters[i].insns};
         long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, P.filters[i].flags, &prog);
@@ -678,6 +684,7 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
         }
         if (pf[3].revents) {
             listener = take_listener(offer_r, child, report_w, &decided);
+            if (listener >= 0 && P.inject) inject_share(relay_sock, listener); /* the relay answers connects */
             close(offer_r);
             offer_r = -1;
         }
@@ -922,6 +929,7 @@ int main(int argc, char **argv) {
 
     open_before_namespaces();                  /* step 2 */
     /* The relay must stay in the host's network namespace: fork it before the unshare. */
+    if (P.inject) inject_ports(P.relay_ports, P.nrelay); /* the relay's copy of the rule, before it forks */
     if (P.nrelay || P.nrelay_udp || P.has_proxy)
         relay_pid = relay_start(&relay_sock, P.has_proxy ? P.proxy_path : NULL, P.proxy_preamble, P.proxy_preamble_len);
     enter_namespaces();                        /* step 3 */

@@ -18,6 +18,7 @@
 #include <linux/seccomp.h>
 
 #include "decisions.h"
+#include "inject.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -89,6 +90,9 @@ int decisions_serve(int listener) {
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req.n) < 0) {
         return errno == ENOENT || errno == EINTR ? 0 : -1; /* the caller died or was interrupted */
     }
+    /* LOOPBACK_INJECT merged into this filter: a connect notification is the trap, never a denial (the merged
+     * filter answers a denied connect with EPERM itself); the relay answers it. */
+    if (inject_forward(&req.n)) return 0;
     struct seccomp_data *d = &req.n.data;
     unsigned nr = (unsigned)d->nr;
     total++;

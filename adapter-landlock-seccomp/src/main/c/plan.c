@@ -155,6 +155,11 @@ static void record(struct plan *p, unsigned type, const unsigned char *v, uint32
         if (strlen(p->proxy_path) >= 108) refuse("malformed_record", "RELAY_PROXY socket path longer than 107 bytes");
         break;
     }
+    case 0x18:
+        once(&seen[type], "LOOPBACK_INJECT");
+        need(len, 0, "LOOPBACK_INJECT");
+        p->inject = 1;
+        break;
     case 0x20:
         p->cgroups = grow(p->cgroups, p->ncgroups + 1, sizeof *p->cgroups);
         p->cgroup_fds = grow(p->cgroup_fds, p->ncgroups + 1, sizeof *p->cgroup_fds);
@@ -303,6 +308,8 @@ static void cross_check(struct plan *p) {
     for (size_t i = 0; p->has_proxy && i < p->nrelay; i++)
         if (p->relay_ports[i] == p->proxy_port)
             refuse("inconsistent", "RELAY_PROXY port %u is also a RELAY_TCP_PORT", p->proxy_port);
+    if (p->inject && (!p->nrelay || !p->nnp))
+        refuse("inconsistent", "LOOPBACK_INJECT needs RELAY_TCP_PORT and NO_NEW_PRIVS");
     if ((p->npaths || p->nports) && !p->has_ruleset)
         refuse("inconsistent", "Landlock rules without LANDLOCK_RULESET");
     if (p->has_decisions && p->decision_filter >= p->nfilters)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#define PLAN_VERSION 2
+#define PLAN_VERSION 3
 #define PLAN_MAX_BODY (16u << 20)
 #define PLAN_MAX_RELAY_PORTS 64
 #define PLAN_MAX_SECCOMP 4
@@ -46,6 +46,8 @@ struct plan {
     int lo_up;
     uint16_t *relay_ports; size_t nrelay;
     uint16_t *relay_udp_ports; size_t nrelay_udp;
+    /* LOOPBACK_INJECT: granted TCP ports are reached by connect() answered with an injected host socket */
+    int inject;
     /* RELAY_PROXY: the in-namespace port of the supervisor's proxy, its socket, the preamble every connection starts with */
     int has_proxy; uint16_t proxy_port; char *proxy_path;
     unsigned char proxy_preamble[PLAN_MAX_PREAMBLE]; size_t proxy_preamble_len;

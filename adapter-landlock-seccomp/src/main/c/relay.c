@@ -16,6 +16,7 @@
  * space, which on a loaded machine held bulk transfers to about a third of direct loopback (docs/benchmarks.md).
  */
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -30,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inject.h"
 #include "relay.h"
 
 #define RELAY_MAX_CONNS 64
@@ -75,6 +77,10 @@ struct flow { int inner; struct sockaddr_storage client; socklen_t clen; int hos
 static struct usock usocks[RELAY_MAX_UDP_SOCKS];
 static size_t nusocks;
 static struct flow flows[RELAY_MAX_FLOWS];
+/* LOOPBACK_INJECT: the program's connect trap (inject.c), handed over by the program child; -1 without. */
+static int inject_listener = -1;
+/* LOOPBACK_INJECT merged into the decision filter: init receives, forwards connects ('C'), the relay answers. */
+static int inject_shared = -1;
 
 static void flow_drop(struct flow *f) {
     close(f->host);
@@ -204,10 +210,10 @@ static int host_connect(uint16_t port, int family) {
 
 /* One message from init: u16 port (little-endian), u8 family (4/6), and the accepted socket. */
 static int receive(int ctl) {
-    unsigned char msg4[4];
-    unsigned char *msg = msg4;
+    unsigned char msgbuf[4 + sizeof(struct seccomp_notif)];
+    unsigned char *msg = msgbuf, *msg4 = msgbuf;
     char cbuf[CMSG_SPACE(sizeof(int))];
-    struct iovec iov = {msg4, sizeof msg4};
+    struct iovec iov = {msgbuf, sizeof msgbuf};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
     ssize_t n = recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC);
     if (n == 0) return 0; /* init is gone: the tree is over */
@@ -215,7 +221,22 @@ static int receive(int ctl) {
     int fd = -1;
     struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+    if (n == (ssize_t)sizeof msgbuf && msg4[3] == 'C' && fd >= 0) { /* a connect init received, and its caller */
+        struct seccomp_notif req;
+        memcpy(&req, msgbuf + 4, sizeof req);
+        if (inject_shared >= 0) inject_handle(inject_shared, &req, fd);
+        close(fd);
+        return 1;
+    }
     if (fd < 0) return 1;
+    if (n == 4 && msg4[3] == 'N' && inject_listener < 0 && inject_shared < 0) {
+        inject_listener = fd; /* the program's own trap: this relay receives its notifications */
+        return 1;
+    }
+    if (n == 4 && msg4[3] == 'M' && inject_listener < 0 && inject_shared < 0) {
+        inject_shared = fd; /* the decision filter's listener: init receives, the relay answers connects */
+        return 1;
+    }
     if (n == 4 && msg4[3] == 'U' && nusocks < RELAY_MAX_UDP_SOCKS) {
         fcntl(fd, F_SETFL, O_NONBLOCK);
         usocks[nusocks++] = (struct usock){fd, (uint16_t)(msg4[0] | msg4[1] << 8), msg4[2] == 6 ? AF_INET6 : AF_INET};
@@ -380,7 +401,7 @@ static void relay_main(int ctl) __attribute__((noreturn));
 static void relay_main(int ctl) {
     for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = conns[i].u = conns[i].r = -1;
     for (int i = 0; i < RELAY_MAX_FLOWS; i++) flows[i].host = -1;
-    struct pollfd pf[1 + 3 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
+    struct pollfd pf[2 + 3 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
     int draining = 0;
     for (;;) {
         if (draining) {
@@ -395,6 +416,7 @@ static void relay_main(int ctl) {
         }
         int n = 0;
         pf[n++] = (struct pollfd){draining ? -1 : ctl, POLLIN, 0};
+        pf[n++] = (struct pollfd){inject_listener, POLLIN, 0};
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
@@ -418,7 +440,14 @@ static void relay_main(int ctl) {
             if (pf[ufirst + i].revents & POLLIN) udp_inbound(i);
         for (int i = 0; i < RELAY_MAX_FLOWS; i++)
             if (flows[i].host >= 0 && pf[ffirst + i].revents) udp_outbound(&flows[i]);
-        int k = 1;
+        /* A trapped connect first: the program's thread waits in it. POLLHUP: no task uses the filter any more. */
+        if (pf[1].revents & POLLIN) {
+            if (inject_serve(inject_listener) < 0) { close(inject_listener); inject_listener = -1; }
+        } else if (pf[1].revents) {
+            close(inject_listener);
+            inject_listener = -1;
+        }
+        int k = 2;
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;

@@ -27,6 +27,18 @@ final class DaemonStart {
     static final List<String> DAEMON_JVM = List.of("-XX:+UseSerialGC", "-Xms8m", "-Xmx128m", "-Xmn8m",
             "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:MaxMetaspaceSize=128m",
             "-XX:CompilationMode=quick-only", "-XX:ReservedCodeCacheSize=16m");
+    /**
+     * The C library's heap given back every 5 s: after a burst of launches at 32 clients the malloc arenas kept
+     * about 8 MiB the kernel no longer used (docs/resident.md). Only where this JVM has it as a product switch
+     * ({@link #trimsNativeHeap}): an unknown option would stop the daemon's JVM from starting.
+     */
+    static final String TRIM_NATIVE_HEAP = "-XX:TrimNativeHeapInterval=5000";
+    /**
+     * At most two malloc arenas (glibc's default is eight per core): a connection thread that mallocs (JNA, the
+     * JDK's process and file code) otherwise gets an arena of its own, and what it frees stays in that arena.
+     * Set only when the caller's environment does not set it.
+     */
+    static final String MALLOC_ARENA_MAX = "2";
 
     private DaemonStart() {
     }
@@ -39,8 +51,10 @@ final class DaemonStart {
         File log = sock.resolveSibling("aasm-daemon.log").toFile();
         Process p;
         try {
-            p = new ProcessBuilder(command()).redirectInput(new File("/dev/null"))
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true).start();
+            ProcessBuilder pb = new ProcessBuilder(command()).redirectInput(new File("/dev/null"))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true);
+            pb.environment().putIfAbsent("MALLOC_ARENA_MAX", MALLOC_ARENA_MAX);
+            p = pb.start();
         } catch (IOException e) {
             throw new CliFailure(ExitCodes.FAILED_BEFORE_START, "daemon: cannot start the resident kernel: "
                     + e.getMessage());
@@ -66,6 +80,17 @@ final class DaemonStart {
         return ExitCodes.FAILED_BEFORE_START;
     }
 
+    /**
+     * Whether a JVM of version {@code v} has {@code TrimNativeHeapInterval} as a product switch: since 17.0.11,
+     * 21.0.3, 22.0.1 and 23 (JDK-8325496; before that it was experimental, from 17.0.9 and 21.0.1, or absent). The
+     * daemon's JVM is this one's own command, so this JVM's version is the daemon's.
+     */
+    static boolean trimsNativeHeap(Runtime.Version v) {
+        int f = v.feature();
+        int u = v.update();
+        return f == 17 && u >= 11 || f == 21 && u >= 3 || f == 22 && u >= 1 || f >= 23;
+    }
+
     /** This JVM's command line (java, its options, -jar BOOT_JAR) with {@code daemon run}, detached. */
     private static List<String> command() {
         ProcessHandle.Info info = ProcessHandle.current().info();
@@ -76,6 +101,9 @@ final class DaemonStart {
         cmd.add(info.command().orElseThrow(() -> new CliFailure(ExitCodes.FAILED_BEFORE_START,
                 "daemon: cannot read this JVM's command")));
         cmd.addAll(DAEMON_JVM);
+        if (trimsNativeHeap(Runtime.version())) {
+            cmd.add(TRIM_NATIVE_HEAP);
+        }
         String[] jvmArgs = info.arguments().orElse(new String[0]);
         for (int i = 0; i < jvmArgs.length; i++) {
             if (jvmArgs[i].startsWith("-XX:TieredStopAtLevel")) {

@@ -15,7 +15,8 @@ import java.util.Arrays;
 
 /**
  * Stands in for the mediation session in a relay probe: the probe hands {@link #endpoint()} to one mediated
- * launch, whose relay must deliver what the probe's grandchild sent to the proxy port, preamble first. It
+ * launch, whose relay must deliver what the probe's grandchild sent to the proxy port, preamble first (after the
+ * relay's hand-off capability, where it announces one). It
  * accepts one connection and keeps at most 4 KiB of it, so a relay that streams without end cannot hold the
  * probe. What arrived is the control of the probe's pair (the granted way works); the denial is the probe's own.
  */
@@ -23,6 +24,11 @@ public final class SessionStandIn implements AutoCloseable {
     static final int MAX_BYTES = 4096;
     /** How long {@link #carried} still waits once it stopped listening, for a connection already accepted. */
     static final long DRAIN_MILLIS = 1000;
+    /**
+     * What a relay that can take handed tunnels writes before the preamble (hand-off capability, version 1: the
+     * native adapter's PROTOCOL.md). The stand-in hands nothing over; it only accepts either beginning.
+     */
+    static final byte[] HANDOFF_CAPABILITY = {(byte) 0xFF, 'A', 'H', 1};
 
     private final byte[] preamble = new byte[32];
     private final Path socket;
@@ -83,9 +89,15 @@ public final class SessionStandIn implements AutoCloseable {
             all = got.toByteArray();
         }
         byte[] want = marker.getBytes(StandardCharsets.ISO_8859_1);
-        return all.length >= preamble.length + want.length
-                && Arrays.equals(Arrays.copyOf(all, preamble.length), preamble)
-                && Arrays.equals(Arrays.copyOfRange(all, preamble.length, preamble.length + want.length), want);
+        return begins(all, 0, want) || begins(all, HANDOFF_CAPABILITY.length, want)
+                && Arrays.equals(Arrays.copyOf(all, HANDOFF_CAPABILITY.length), HANDOFF_CAPABILITY);
+    }
+
+    /** Whether {@code all} holds, from {@code at}, this session's preamble and then {@code want}. */
+    private boolean begins(byte[] all, int at, byte[] want) {
+        int end = at + preamble.length;
+        return all.length >= end + want.length && Arrays.equals(Arrays.copyOfRange(all, at, end), preamble)
+                && Arrays.equals(Arrays.copyOfRange(all, end, end + want.length), want);
     }
 
     @Override

@@ -47,6 +47,23 @@ class SessionStandInTest {
         }
     }
 
+    /** A relay that announces the hand-off capability writes it first (aasm-container-relay, aasm-native). */
+    @Test
+    void theHandOffCapabilityThenThePreambleThenTheMarkerIsCarried() throws Exception {
+        try (SessionStandIn s = SessionStandIn.open(dir.resolve("session.sock"), "test-stand-in")) {
+            relay(s.endpoint(), SessionStandIn.HANDOFF_CAPABILITY, s.endpoint().preamble(), line(MARKER));
+            assertTrue(s.carried(MARKER, 5_000));
+        }
+    }
+
+    @Test
+    void aCapabilityOfAnotherVersionBeforeThePreambleIsNot() throws Exception {
+        try (SessionStandIn s = SessionStandIn.open(dir.resolve("session.sock"), "test-stand-in")) {
+            relay(s.endpoint(), new byte[] {(byte) 0xFF, 'A', 'H', 2}, s.endpoint().preamble(), line(MARKER));
+            assertFalse(s.carried(MARKER, 5_000));
+        }
+    }
+
     @Test
     void aPreambleThatDiffersByOneByteIsNot() throws Exception {
         try (SessionStandIn s = SessionStandIn.open(dir.resolve("session.sock"), "test-stand-in")) {

@@ -41,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The container's transport relay alone (no proxy), paired against direct loopback in the same run: the same
  * client (benchmarks/mediation/bench.py, "direct" mode) on the host against a TCP server of this JVM, and in a
  * mediated container against 127.0.0.1:3128, where the relay carries it to a unix server of this JVM speaking the
- * same protocol after the session's preamble. Rounds alternate host and container. Not a test (never run by
+ * same protocol after the relay's capability and the session's preamble. This server never sends the hand-off
+ * protocol's marker, so the relay reads its answers in dialog mode (recvmsg, 4 KiB at a time), a slower path
+ * than a real proxy's tunnel takes (bench.py measures that one). Rounds alternate host and container. Not a test (never run by
  * the build; no time is asserted): {@code mvn -pl adapter-container test -Dtest=RelayCostBench}, with
  * {@code -Daasm.bench.rounds=5 -Daasm.bench.conns=100 -Daasm.bench.mib=128}.
  */
@@ -124,8 +126,9 @@ class RelayCostBench {
         }
 
         static Server unix(Path path) throws IOException {
+            // the relay's hand-off capability (4 bytes), then the 32-byte preamble
             Server s = new Server(ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(
-                    UnixDomainSocketAddress.of(path)), 32);
+                    UnixDomainSocketAddress.of(path)), 4 + 32);
             s.socket = path;
             return s;
         }

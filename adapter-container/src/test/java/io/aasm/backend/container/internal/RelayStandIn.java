@@ -1,5 +1,6 @@
 package io.aasm.backend.container.internal;
 
+import io.aasm.testsupport.relay.HandOffWire;
 import io.aasm.testsupport.relay.RecordingSession;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,7 +8,8 @@ import java.util.Map;
 
 /**
  * The far end of the relay for the container backend's own tests ({@link RecordingSession}): each connection
- * must begin with the session's preamble (the container's relay announces no hand-off capability).
+ * must begin with the relay's hand-off capability and then the session's preamble (the container's relay
+ * announces the capability, as aasm-native's does; this stand-in never hands a tunnel over).
  */
 final class RelayStandIn extends RecordingSession {
 
@@ -17,7 +19,7 @@ final class RelayStandIn extends RecordingSession {
 
     /** {@code answer}: written back once the preamble and the first bytes after it arrived, then closed. */
     RelayStandIn(Path dir, int boundaryPort, String answer) throws IOException {
-        super(dir.resolve("relay.sock"), new byte[0], Map.of("http_proxy", "http://127.0.0.1:" + boundaryPort,
+        super(dir.resolve("relay.sock"), HandOffWire.CAPABILITY, Map.of("http_proxy", "http://127.0.0.1:" + boundaryPort,
                 "HTTPS_PROXY", "http://127.0.0.1:" + boundaryPort, "NO_PROXY", "localhost"), answer, null);
     }
 }

@@ -6,6 +6,7 @@ import io.aasm.backend.landlockseccomp.internal.host.HostDetector;
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
 import io.aasm.backend.landlockseccomp.internal.launcher.LaunchOptions;
 import io.aasm.backend.landlockseccomp.internal.launcher.LauncherBinary;
+import io.aasm.support.digest.DigestCache;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowerer;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowering;
 import io.aasm.backend.landlockseccomp.internal.probe.MeasuredCapabilities;
@@ -82,7 +83,9 @@ public final class LandlockSeccompBackend implements IsolationBackend {
         Optional<LauncherBinary> bin;
         String problem = "";
         try {
-            bin = Optional.of(LauncherBinary.load(settings.launcherPath()));
+            // its digest remembered in the probe folder: the backend's own state, a protected path of every launch
+            bin = Optional.of(LauncherBinary.load(settings.launcherPath(),
+                    Optional.of(new DigestCache(probeDir, "aasm-launch"))));
         } catch (IOException | RuntimeException e) {
             bin = Optional.empty();
             problem = "the launcher binary is unavailable: " + e.getMessage();

@@ -3,7 +3,7 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.capability.CapabilityCatalog;
 import io.aasm.backend.sandlock.internal.discovery.Discovered;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
-import io.aasm.backend.sandlock.internal.discovery.FileIdentity;
+import io.aasm.support.digest.FileIdentity;
 import io.aasm.backend.sandlock.internal.probe.ProbeCache;
 import io.aasm.backend.sandlock.internal.probe.ProbeResults;
 import io.aasm.backend.sandlock.internal.probe.ProbeRunner;

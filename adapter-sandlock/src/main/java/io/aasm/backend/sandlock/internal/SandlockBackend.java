@@ -5,7 +5,7 @@ import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.capability.OwnState;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
-import io.aasm.backend.sandlock.internal.discovery.DigestCache;
+import io.aasm.support.digest.DigestCache;
 import io.aasm.backend.sandlock.internal.discovery.Discovery;
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
 import io.aasm.backend.sandlock.internal.lower.DomainLowering;
@@ -91,7 +91,7 @@ public final class SandlockBackend implements IsolationBackend {
                 settings.canaryRoot());
         // The binary's digest is remembered in the backend's own state under its file identity (DigestCache).
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
-                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir())::sha256);
+                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256);
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
     }
 

@@ -2,9 +2,9 @@ package io.aasm.backend.container.internal.canary;
 
 import io.aasm.support.canary.CanaryHome;
 import io.aasm.support.canary.CanaryListener;
+import io.aasm.support.canary.CanaryOutside;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * per launch), the loopback listener on the host the egress canary tries to reach, and this JVM's pid,
  * outside the container's pid namespace, for the signal canary. The per-launch nonce binds the record and
  * names the write canary's file. After the run it checks from outside that no connection arrived and that
- * no file was created.
+ * no file was created ({@link CanaryOutside}).
  */
 public final class CanaryBait implements AutoCloseable {
     private final CanaryChoice choice;
@@ -31,8 +31,7 @@ public final class CanaryBait implements AutoCloseable {
     private final Path dir;
     private final Optional<CanaryListener> listener;
     private final boolean inPlace;
-    private Optional<String> outside;
-    private boolean closed;
+    private final CanaryOutside outside;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
                        Optional<CanaryListener> listener, boolean inPlace) {
@@ -42,6 +41,8 @@ public final class CanaryBait implements AutoCloseable {
         this.dir = dir;
         this.listener = listener;
         this.inPlace = inPlace;
+        this.outside = new CanaryOutside(kinds.contains(CanaryKind.FS_WRITE) ? writeFile() : Optional.empty(), listener,
+                List.of());
     }
 
     /** {@code inPlace}: the plan has no init to fork the program (processes none), so the init becomes it. */
@@ -131,33 +132,14 @@ public final class CanaryBait implements AutoCloseable {
         };
     }
 
-    /** A connection the egress canary made, seen from outside; looked at once, at the latest on close. */
-    public synchronized Optional<String> escapedFromOutside() {
-        if (outside == null) {
-            outside = Optional.empty();
-            if (kinds.contains(CanaryKind.FS_WRITE) && writeFile().map(Files::exists).orElse(false)) {
-                outside = Optional.of("filesystem_write: the canary created " + writeFile().get());
-            } else if (listener.isPresent()) {
-                outside = listener.get().reached();
-            }
-        }
-        return outside;
+    /** A file or connection a canary made, seen from outside; looked at once, at the latest on close. */
+    public Optional<String> escapedFromOutside() {
+        return outside.escaped();
     }
 
+    /** Closes the listener and removes the write canary's file (made only through a broken boundary). */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        escapedFromOutside();
-        closed = true;
-        listener.ifPresent(CanaryListener::close);
-        writeFile().ifPresent(f -> {
-            try {
-                Files.deleteIfExists(f); // made only through a broken boundary: seen above, then removed
-            } catch (IOException e) {
-                // named in the evidence; left for the user to remove
-            }
-        });
+    public void close() {
+        outside.close();
     }
 }

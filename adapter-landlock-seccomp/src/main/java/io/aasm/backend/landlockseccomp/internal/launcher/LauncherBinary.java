@@ -1,5 +1,7 @@
 package io.aasm.backend.landlockseccomp.internal.launcher;
 
+import io.aasm.support.digest.DigestCache;
+import io.aasm.support.digest.FileIdentity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,15 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The launcher executable. In production it is executed from a sealed memory file of this JVM
- * ({@link #sealedInMemory()}): verified once against the checksum the build embedded next to it, then sealed
+ * ({@link #load}): verified once against the checksum the build embedded next to it, then sealed
  * against every write, so nothing on disk that a confined program could reach is ever executed as the
  * launcher. {@link #extract(Path)} writes a file copy for tests that must run it as another user.
  */
@@ -60,29 +60,64 @@ public record LauncherBinary(Path path, String sha256) {
     private static final int F_ADD_SEALS = 1033;
     private static final int SEALS = 0x1 | 0x2 | 0x4 | 0x8; // seal, shrink, grow, write
 
-    /** The embedded launcher, verified, in a sealed memory file; its path goes through this JVM's /proc entry. */
     /**
      * The launcher every launch executes: a configured file (an operator's own build) or the embedded one,
      * either way copied once into sealed memory, so no file a launch could change is what runs next.
+     * {@code digests} remembers the launcher's SHA-256 under the identity of the file it is read from (the
+     * configured file, or the bundle's jar), in the backend's protected state: while that file is unchanged an
+     * activation does not hash the 0.8 MB again (issue 18: it was the largest single item of a cold walk). The
+     * embedded launcher is still compared with its embedded checksum, from the cache or from a fresh hash.
      */
-    public static LauncherBinary load(java.util.Optional<Path> configured) throws IOException {
+    public static LauncherBinary load(Optional<Path> configured, Optional<DigestCache> digests) throws IOException {
         if (configured.isPresent()) {
-            byte[] bin = Files.readAllBytes(configured.get());
-            return sealedInMemory(bin, sha256(bin));
+            Path real = configured.get().toRealPath();
+            Optional<FileIdentity> before = FileIdentity.of(real);
+            byte[] bin = Files.readAllBytes(real);
+            Optional<FileIdentity> after = FileIdentity.of(real);
+            return seal(bin, digestOf(bin, Optional.of(real.toString()), before, after, digests, Optional.empty()));
         }
-        return sealedInMemory();
-    }
-
-    public static LauncherBinary sealedInMemory() throws IOException {
-        return sealedInMemory(resource(platformDir() + "/aasm-launch"), embeddedChecksum());
-    }
-
-    /** A launcher read from {@code file} (an operator's choice), verified to be {@code expected}, then sealed. */
-    public static LauncherBinary sealedInMemory(byte[] bin, String expected) throws IOException {
-        String actual = sha256(bin);
+        String name = platformDir() + "/aasm-launch";
+        String expected = embeddedChecksum();
+        // no lambdas on this path: in a cold JVM each one's first call costs about what the hash does
+        Optional<LauncherSource> source = digests.isPresent() ? LauncherSource.of(name) : Optional.empty();
+        Optional<FileIdentity> before = source.isPresent() ? FileIdentity.of(source.get().file()) : Optional.empty();
+        byte[] bin = resource(name);
+        Optional<FileIdentity> after = source.isPresent() ? FileIdentity.of(source.get().file()) : Optional.empty();
+        Optional<String> key = source.isPresent() ? Optional.of(source.get().key()) : Optional.empty();
+        String actual = digestOf(bin, key, before, after, digests, Optional.of(expected));
         if (!expected.equals(actual)) {
             throw new IOException("launcher does not match its checksum: expected " + expected + ", got " + actual);
         }
+        return seal(bin, expected);
+    }
+
+    /**
+     * The digest of {@code bin}, read from the file {@code key} names while its identity was {@code before} and then
+     * {@code after}: the remembered one when the two are equal and an entry was stored at that identity (and, when
+     * a digest is {@code expected}, it is that one: a jar the framework holds open may be an older file than the one
+     * now at its path), else a fresh hash, remembered when the file did not change while it was read.
+     */
+    private static String digestOf(byte[] bin, Optional<String> key, Optional<FileIdentity> before,
+            Optional<FileIdentity> after, Optional<DigestCache> digests, Optional<String> expected) {
+        if (digests.isPresent() && key.isPresent() && before.isPresent() && before.equals(after)) {
+            Optional<String> known = digests.get().remembered(key.get(), before.get());
+            if (known.isPresent() && (expected.isEmpty() || known.equals(expected))) {
+                return known.get();
+            }
+        }
+        String digest = sha256(bin);
+        if (digests.isPresent() && key.isPresent() && before.isPresent()) {
+            digests.get().remember(key.get(), before.get(), after, digest);
+        }
+        return digest;
+    }
+
+    /**
+     * {@code bin}, whose digest is {@code digest} (verified by the caller), in a sealed memory file; its path goes
+     * through this JVM's /proc entry. The memory file is read back and compared byte for byte with {@code bin}: as
+     * strong as hashing it again, for a fraction of the work.
+     */
+    private static LauncherBinary seal(byte[] bin, String digest) throws IOException {
         io.aasm.backend.landlockseccomp.internal.host.LibC c = io.aasm.backend.landlockseccomp.internal.host.LibC.INSTANCE;
         int fd = c.memfd_create("aasm-launch", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
         if (fd < 0) {
@@ -105,10 +140,10 @@ public record LauncherBinary(Path path, String sha256) {
             throw new IOException("sealing the launcher's memory file failed");
         }
         Path path = Path.of("/proc", Integer.toString(c.getpid()), "fd", Integer.toString(fd));
-        if (!expected.equals(sha256(Files.readAllBytes(path)))) {
-            throw new IOException("the launcher's sealed memory file does not read back as " + expected);
+        if (!java.util.Arrays.equals(bin, Files.readAllBytes(path))) {
+            throw new IOException("the launcher's sealed memory file does not read back as " + digest);
         }
-        return new LauncherBinary(path, expected);
+        return new LauncherBinary(path, digest);
     }
 
     public static LauncherBinary extract(Path cacheRoot) throws IOException {
@@ -142,11 +177,7 @@ public record LauncherBinary(Path path, String sha256) {
     }
 
     static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is mandatory in every JVM", e);
-        }
+        return DigestCache.sha256(data);
     }
 
     private static byte[] resource(String name) throws IOException {

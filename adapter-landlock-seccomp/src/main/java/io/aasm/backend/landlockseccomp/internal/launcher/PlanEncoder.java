@@ -78,7 +78,7 @@ public final class PlanEncoder {
         if (r instanceof PlanRecord.KeepFd k) return le(4).putInt(k.fd()).array();
         if (r instanceof PlanRecord.Signals s) return le(12).putInt(s.target().code()).putLong(s.mask()).array();
         if (r instanceof PlanRecord.Raw raw) return raw.payload();
-        // MountProc, LoopbackUp, NoNewPrivs, Terminal, DropCaps carry no payload.
+        // MountProc, LoopbackUp, LoopbackInject, NoNewPrivs, Terminal, DropCaps carry no payload.
         return new byte[0];
     }
 

@@ -10,7 +10,7 @@ import java.util.Set;
  * matter (the encoder sorts by type, stably); order within one type does (ARG, ENV, rules).
  */
 public record PlanMessage(List<PlanRecord> records) {
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public PlanMessage {
         records = List.copyOf(records);
@@ -49,6 +49,7 @@ public record PlanMessage(List<PlanRecord> records) {
         }
         public Builder loopbackUp() { return add(new PlanRecord.LoopbackUp()); }
         public Builder relayTcpPort(int port) { return add(new PlanRecord.RelayTcpPort(port)); }
+        public Builder loopbackInject() { return add(new PlanRecord.LoopbackInject()); }
         public Builder relayUdpPort(int port) { return add(new PlanRecord.RelayUdpPort(port)); }
         public Builder relayProxy(int port, byte[] preamble, String socket) {
             return add(new PlanRecord.RelayProxy(port, preamble, socket));

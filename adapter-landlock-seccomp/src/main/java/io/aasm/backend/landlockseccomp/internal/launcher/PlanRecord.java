@@ -17,7 +17,7 @@ public sealed interface PlanRecord {
 
     int PROGRAM = 0x01, ARG = 0x02, ENV = 0x03, CWD = 0x04, TERMINAL = 0x05;
     int NAMESPACES = 0x10, USER_MAP = 0x11, MOUNT_PROC = 0x12, VIEW_OP = 0x13, LOOPBACK_UP = 0x14,
-            RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16, RELAY_PROXY = 0x17;
+            RELAY_TCP_PORT = 0x15, RELAY_UDP_PORT = 0x16, RELAY_PROXY = 0x17, LOOPBACK_INJECT = 0x18;
     int CGROUP_JOIN = 0x20, RLIMIT = 0x30;
     int LANDLOCK_RULESET = 0x40, LANDLOCK_PATH = 0x41, LANDLOCK_PORT = 0x42;
     int NO_NEW_PRIVS = 0x50, SECCOMP = 0x51, DROP_CAPS = 0x52, PROGRAM_PID = 0x53, CANARY = 0x54, DECISIONS = 0x55, CANARY_RLIMIT = 0x56, KEEP_FD = 0x60, SIGNALS = 0x61;
@@ -84,6 +84,15 @@ public sealed interface PlanRecord {
     /** Relay 127.0.0.1/[::1]:port inside the new network namespace to the host's loopback, same port. */
     record RelayTcpPort(int port) implements PlanRecord {
         public int type() { return RELAY_TCP_PORT; }
+    }
+
+    /**
+     * The granted TCP ports (RELAY_TCP_PORT) are reached without a relay hop: the program's connect() to one of them
+     * is trapped and answered with a socket of the host's namespace the relay connected itself (PROTOCOL.md,
+     * "Injection"); every other connect goes on as without it.
+     */
+    record LoopbackInject() implements PlanRecord {
+        public int type() { return LOOPBACK_INJECT; }
     }
 
     /** Relay UDP datagrams to 127.0.0.1/[::1]:port inside the new network namespace to the host's, same port. */

@@ -36,6 +36,7 @@ public record LandlockSeccompPlan(
         List<Integer> relayTcpPorts,
         List<Integer> relayUdpPorts,
         OptionalInt proxyPort,
+        boolean loopbackInjection,
         Authority authority,
         Optional<Canaries> canaries,
         DeniedCalls deniedCalls) {
@@ -61,6 +62,9 @@ public record LandlockSeccompPlan(
         relayTcpPorts = List.copyOf(relayTcpPorts);
         relayUdpPorts = List.copyOf(relayUdpPorts);
         Objects.requireNonNull(proxyPort);
+        if (loopbackInjection && relayTcpPorts.isEmpty()) {
+            throw new IllegalArgumentException("loopback injection needs granted TCP ports");
+        }
         if (!(relayTcpPorts.isEmpty() && relayUdpPorts.isEmpty() && proxyPort.isEmpty())
                 && !namespaces.contains(Namespace.NET)) {
             throw new IllegalArgumentException("relayed ports need a network namespace");
@@ -133,6 +137,8 @@ public record LandlockSeccompPlan(
         final List<Integer> relayUdpPorts = new ArrayList<>();
         /** The in-namespace port of the supervisor's proxy (transport mediation), when the launch is mediated. */
         Integer proxyPort;
+        /** Granted TCP ports reached by an injected host socket instead of through the relay (LoopbackPath). */
+        boolean loopbackInjection;
         Authority authority = new Authority(true, true, false);
         Optional<Canaries> canaries = Optional.empty();
         DeniedCalls deniedCalls = DeniedCalls.none();
@@ -153,7 +159,7 @@ public record LandlockSeccompPlan(
                     Optional.ofNullable(view), generatedFiles, mountProc, rlimits, cgroupLimits,
                     wallClock == null ? OptionalLong.empty() : OptionalLong.of(wallClock), installed,
                     relayTcpPorts, relayUdpPorts, proxyPort == null ? OptionalInt.empty() : OptionalInt.of(proxyPort),
-                    authority, canaries, deniedCalls);
+                    loopbackInjection, authority, canaries, deniedCalls);
         }
     }
 }

@@ -231,9 +231,18 @@ public final class Lowerer {
             List<Integer> udp = relayed.udp();
             b.relayTcpPorts.addAll(tcp);
             b.relayUdpPorts.addAll(udp);
-            b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (tcp.isEmpty() ? "" : "TCP ports " + tcp)
-                    + (tcp.isEmpty() || udp.isEmpty() ? "" : " and ") + (udp.isEmpty() ? "" : "UDP ports " + udp)
-                    + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
+            b.loopbackInjection = LoopbackPath.inject(facts, tcp, udp);
+            if (b.loopbackInjection) {
+                b.step(CapabilityDomain.NETWORK_EGRESS, "injection: connect() to 127.0.0.1/[::1] TCP ports " + tcp
+                        + " is answered with a socket of the host's loopback on the same port, connected by the relay "
+                        + "outside the namespace; other connects stay in the namespace (the relay still serves those "
+                        + "ports there); nothing else leaves the namespace");
+            } else {
+                b.step(CapabilityDomain.NETWORK_EGRESS, "relay: 127.0.0.1/[::1] " + (tcp.isEmpty() ? ""
+                        : "TCP ports " + tcp) + (tcp.isEmpty() || udp.isEmpty() ? "" : " and ")
+                        + (udp.isEmpty() ? "" : "UDP ports " + udp)
+                        + " reach the host's 127.0.0.1/[::1] on the same port; nothing else leaves the namespace");
+            }
         }
         if (choice instanceof Routes.Egress.NoConnect) {
             ll.handleNet();

@@ -231,9 +231,15 @@ public final class Routes {
     private static Route relay() {
         return new Route.Supported("new network namespace (only its own loopback, TCP and UDP) + a relay outside it "
                 + "carrying 127.0.0.1/[::1] port N to the host's 127.0.0.1/[::1] port N for the granted TCP and UDP "
-                + "ports + " + SOCKETS, List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
+                + "ports (for loopback TCP grants alone, by default: the program's connect() to them answered with a "
+                + "socket of the host's loopback the relay connected, LoopbackPath) + " + SOCKETS,
+                List.of(Need.NAMESPACES, Need.SECCOMP), List.of(
                 "the granted services see connections from the relay (a process of the supervisor's user outside "
-                        + "the boundary), not from the program's own address and port",
+                        + "the boundary), not from the program's own address and port; with the connect() answered "
+                        + "by an injected socket they see the program's own socket on the host's loopback",
+                "with the connect() answered by an injected socket, every connect() of the program waits for the "
+                        + "relay's decision; a socket bound or given TCP_FASTOPEN_CONNECT before connect keeps the "
+                        + "relay, and options beyond those PROTOCOL.md lists are not carried over",
                 "only 127.0.0.1 and ::1 on the granted ports reach the host (::1 only where the new namespace has "
                         + "IPv6); every other destination, including 127.0.0.2 and the host's other addresses, is "
                         + "unroutable",

@@ -57,6 +57,9 @@ public final class MessageMapper {
             if (ns.contains(PlanRecord.Namespace.NET)) {
                 m.loopbackUp();
                 plan.relayTcpPorts().forEach(m::relayTcpPort);
+                if (plan.loopbackInjection()) {
+                    m.loopbackInject();
+                }
                 plan.relayUdpPorts().forEach(m::relayUdpPort);
                 if (plan.proxyPort().isPresent()) {
                     RelayEndpoint e = mediation.flatMap(MediationSession::relay).orElseThrow(() ->

@@ -190,7 +190,9 @@ class NetworkConfinementTest {
             // The grandchild says hello, waits for the service's answer, and leaves a daemon holding the connection.
             String action = "exec 3<>/dev/tcp/127.0.0.1/" + port + "; echo hello >&3; read x <&3; echo $x > " + out
                     + "; (setsid sleep 600 <&3 >&3 &)";
-            var handle = h.start(Harness.grandchild("/bin/bash", action, tmp, Map.of(), List.of(egress(tcp(port)))));
+            // This test is about the relay: keep it (LoopbackInjectionTest covers the path without it).
+            var handle = LoopbackInjectionTest.inMode("relay", () -> h.start(Harness.grandchild("/bin/bash", action,
+                    tmp, Map.of(), List.of(egress(tcp(port))))));
             try (SocketChannel c = server.accept()) {
                 c.socket().setSoTimeout(20_000);
                 var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.socket().getInputStream(),

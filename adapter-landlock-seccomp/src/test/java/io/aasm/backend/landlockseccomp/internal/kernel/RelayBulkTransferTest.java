@@ -83,8 +83,9 @@ class RelayBulkTransferTest {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             EgressGrant grant = new EgressGrant(Protocol.TCP, EgressGrant.LOOPBACK, port, port);
-            var handle = h.start(Harness.grandchild("/bin/bash", action(port, out), tmp, Map.of(),
-                    List.of(egress(grant))));
+            // through the relay (LoopbackInjectionTest moves the same bytes through an injected socket)
+            var handle = LoopbackInjectionTest.inMode("relay", () -> h.start(Harness.grandchild("/bin/bash",
+                    action(port, out), tmp, Map.of(), List.of(egress(grant)))));
             CompletableFuture<BulkPeer.Result> at = CompletableFuture.supplyAsync(() -> {
                 try (SocketChannel c = server.accept()) {
                     return BulkPeer.exchange(c, SIZE);

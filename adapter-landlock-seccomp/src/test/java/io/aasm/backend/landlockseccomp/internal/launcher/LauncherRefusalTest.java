@@ -59,6 +59,14 @@ class LauncherRefusalTest {
                 Arguments.of("duplicate_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
                         .relayTcpPort(8080).relayTcpPort(8080).build()),
                 Arguments.of("malformed_record", trueplan().add(new PlanRecord.Raw(0x15, new byte[3])).build()),
+                // LOOPBACK_INJECT: without a granted port, without NO_NEW_PRIVS, with a payload, twice
+                Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .loopbackInject().noNewPrivs().build()),
+                Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayTcpPort(8080).loopbackInject().build()),
+                Arguments.of("malformed_record", trueplan().add(new PlanRecord.Raw(0x18, new byte[1])).build()),
+                Arguments.of("duplicate_record", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()
+                        .relayTcpPort(8080).loopbackInject().loopbackInject().noNewPrivs().build()),
                 Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET))
                         .relayProxy(3128, new byte[32], "/run/aasm/relay.sock").build()),
                 Arguments.of("inconsistent", trueplan().namespaces(EnumSet.of(PlanRecord.Namespace.NET)).loopbackUp()

@@ -22,7 +22,7 @@ class PlanEncoderTest {
                 .env("A", "1")
                 .argv("x")
                 .build();
-        byte[] expected = hex("41414c50 0200 0000 3d000000"
+        byte[] expected = hex("41414c50 0300 0000 3d000000"
                 + " 0100 09000000 2f62696e2f74727565" // PROGRAM /bin/true
                 + " 0200 04000000 74727565" // ARG true
                 + " 0200 01000000 78" // ARG x (order within a type kept)
@@ -30,6 +30,12 @@ class PlanEncoderTest {
                 + " 1000 04000000 02000000" // NAMESPACES PID
                 + " 6000 04000000 01000000"); // KEEP_FD 1
         assertArrayEquals(expected, PlanEncoder.encode(plan));
+    }
+
+    @Test
+    void loopbackInjectIsAnEmptyRecordOfType0x18() {
+        assertArrayEquals(new byte[0], PlanEncoder.payload(new PlanRecord.LoopbackInject()));
+        assertEquals(0x18, new PlanRecord.LoopbackInject().type());
     }
 
     @Test

@@ -2,9 +2,9 @@ package io.aasm.backend.sandlock.internal.canary;
 
 import io.aasm.support.canary.CanaryHome;
 import io.aasm.support.canary.CanaryListener;
+import io.aasm.support.canary.CanaryOutside;
 import io.aasm.support.canary.CanaryRecords;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -28,8 +28,7 @@ public final class CanaryBait implements AutoCloseable {
     private final String nonce;
     private final Path dir;
     private final Optional<CanaryListener> listener;
-    private Optional<String> outside;
-    private boolean closed;
+    private final CanaryOutside outside;
 
     private CanaryBait(CanaryChoice choice, Set<CanaryKind> kinds, String nonce, Path dir,
                        Optional<CanaryListener> listener) {
@@ -38,6 +37,9 @@ public final class CanaryBait implements AutoCloseable {
         this.nonce = nonce;
         this.dir = dir;
         this.listener = listener;
+        // the FIFO is the guard's; its name is this launch's, removed with the rest
+        this.outside = new CanaryOutside(kinds.contains(CanaryKind.FS_WRITE) ? Optional.of(writeFile())
+                : Optional.empty(), listener, List.of(fifo()));
     }
 
     /**
@@ -130,38 +132,13 @@ public final class CanaryBait implements AutoCloseable {
      * What a canary achieved that its record might not show: a file made, a connection made. Looked at once,
      * after the run (at the latest when the bait is closed); later calls give the same answer.
      */
-    public synchronized Optional<String> escapedFromOutside() {
-        if (outside == null) {
-            outside = look();
-        }
-        return outside;
-    }
-
-    private Optional<String> look() {
-        if (kinds.contains(CanaryKind.FS_WRITE) && Files.exists(writeFile())) {
-            return Optional.of("filesystem_write: the canary created " + writeFile());
-        }
-        if (listener.isPresent()) {
-            return listener.get().reached();
-        }
-        return Optional.empty();
+    public Optional<String> escapedFromOutside() {
+        return outside.escaped();
     }
 
     /** Closes the listener and removes this launch's names from the shared folder (the FIFO is the guard's). */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        escapedFromOutside();
-        closed = true;
-        listener.ifPresent(CanaryListener::close);
-        for (Path p : List.of(writeFile(), fifo())) {
-            try {
-                Files.deleteIfExists(p); // the write canary's file exists only if a boundary let it through
-            } catch (IOException e) {
-                // an empty canary file left in the backend's own state
-            }
-        }
+    public void close() {
+        outside.close();
     }
 }

@@ -33,7 +33,7 @@ public final class Discovery {
         this(env, runner, manifest, requireVerified, Discovery::sha256);
     }
 
-    /** {@code digests}: the SHA-256 of the file found (a {@link DigestCache} in the backend). */
+    /** {@code digests}: the SHA-256 of the file found (a {@code DigestCache} in the backend). */
     public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
                      boolean requireVerified, Function<Path, Optional<String>> digests) {
         this.digests = digests;

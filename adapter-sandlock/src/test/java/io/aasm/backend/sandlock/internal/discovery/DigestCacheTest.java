@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aasm.ports.backend.ProvenanceStatus;
+import io.aasm.support.digest.DigestCache;
+import io.aasm.support.digest.FileIdentity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,18 +80,18 @@ class DigestCacheTest {
     void unchangedBinaryIsAnsweredFromTheCache() throws Exception {
         Path a = binary("sandlock", "AAAA");
         settle();
-        DigestCache cache = new DigestCache(cacheDir(), SETTLE);
+        DigestCache cache = new DigestCache(cacheDir(), "sandlock", SETTLE);
         assertEquals(Discovery.sha256(a), cache.sha256(a));
         forgeEntry();
         assertEquals(Optional.of(FORGED), cache.sha256(a), "the unchanged binary's digest came from the entry");
-        assertEquals(Optional.of(FORGED), new DigestCache(cacheDir(), SETTLE).sha256(a), "and in a new process");
+        assertEquals(Optional.of(FORGED), new DigestCache(cacheDir(), "sandlock", SETTLE).sha256(a), "and in a new process");
     }
 
     @Test
     void sameSizeRewriteWithMtimeSetBackIsHashedAgain() throws Exception {
         Path a = binary("sandlock", "AAAA");
         settle();
-        DigestCache cache = new DigestCache(cacheDir(), SETTLE);
+        DigestCache cache = new DigestCache(cacheDir(), "sandlock", SETTLE);
         cache.sha256(a);
         forgeEntry();
         FileIdentity was = FileIdentity.of(a).orElseThrow();
@@ -109,7 +111,7 @@ class DigestCacheTest {
         Path a = binary("sandlock", "AAAA");
         Path b = binary("other", "BBBB");
         settle();
-        DigestCache cache = new DigestCache(cacheDir(), SETTLE);
+        DigestCache cache = new DigestCache(cacheDir(), "sandlock", SETTLE);
         cache.sha256(a);
         forgeEntry();
         FileIdentity was = FileIdentity.of(a).orElseThrow();
@@ -128,7 +130,7 @@ class DigestCacheTest {
                 Set.of(Discovery.sha256(a).orElseThrow()), "Apache-2.0", "https://github.com/multikernel/sandlock",
                 false);
         Discovery d = new Discovery(n -> n.equals(Discovery.ENV_BIN) ? Optional.of(a.toString()) : Optional.empty(),
-                new CommandRunner(10_000), pinned, true, new DigestCache(cacheDir(), SETTLE)::sha256);
+                new CommandRunner(10_000), pinned, true, new DigestCache(cacheDir(), "sandlock", SETTLE)::sha256);
         assertEquals(ProvenanceStatus.VERIFIED, assertInstanceOf(Discovered.Found.class, d.discover()).provenance());
         // Control: the unchanged pinned binary, now from the cache, is still verified.
         assertEquals(ProvenanceStatus.VERIFIED, assertInstanceOf(Discovered.Found.class, d.discover()).provenance());
@@ -143,7 +145,7 @@ class DigestCacheTest {
     @Test
     void aFileChangedWithinTheSettleTimeIsNotRemembered() throws Exception {
         Path a = binary("sandlock", "AAAA");
-        new DigestCache(cacheDir(), Duration.ofHours(1)).sha256(a);
+        new DigestCache(cacheDir(), "sandlock", Duration.ofHours(1)).sha256(a);
         assertFalse(Files.exists(cacheDir()) && Files.list(cacheDir()).findAny().isPresent(),
                 "a ctime inside the settle time may still share its tick with a later write");
     }
@@ -152,7 +154,7 @@ class DigestCacheTest {
     void anEntryOthersMayWriteIsIgnored() throws Exception {
         Path a = binary("sandlock", "AAAA");
         settle();
-        DigestCache cache = new DigestCache(cacheDir(), SETTLE);
+        DigestCache cache = new DigestCache(cacheDir(), "sandlock", SETTLE);
         cache.sha256(a);
         forgeEntry();
         Files.setPosixFilePermissions(onlyEntry(), PosixFilePermissions.fromString("rw-rw-rw-"));

@@ -1,4 +1,4 @@
-package io.aasm.backend.sandlock.internal.discovery;
+package io.aasm.support.digest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +27,27 @@ public record FileIdentity(long dev, long ino, long size, long mtimeNanos, long 
         } catch (IOException | UnsupportedOperationException | ClassCastException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Written out, not generated: a record's own {@code equals} is bootstrapped through {@code invokedynamic} and
+     * method handles on its first call, which in a cold JVM cost more than the hash this class lets it skip.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FileIdentity f && dev == f.dev && ino == f.ino && size == f.size
+                && mtimeNanos == f.mtimeNanos && ctimeNanos == f.ctimeNanos;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(ino) * 31 + Long.hashCode(ctimeNanos);
+    }
+
+    @Override
+    public String toString() {
+        return "FileIdentity[dev=" + dev + ", ino=" + ino + ", size=" + size + ", mtimeNanos=" + mtimeNanos
+                + ", ctimeNanos=" + ctimeNanos + "]";
     }
 
     private static long nanos(Object t) {

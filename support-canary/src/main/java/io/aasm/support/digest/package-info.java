@@ -1,0 +1,11 @@
+/**
+ * A file's identity as stat(2) gives it, and a digest remembered under it in a backend's own state, so that a
+ * binary a backend must verify (sandlock's executable, aasm-native's launcher) is not read and hashed again
+ * while it is unchanged. Shared by the backends that pin or check a binary.
+ */
+@Export
+@Version("1.0.0")
+package io.aasm.support.digest;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;
