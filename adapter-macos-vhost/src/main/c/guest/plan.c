@@ -141,7 +141,7 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         o->nrules++;
         return 0;
     case R_SECCOMP:
-        if (n == 0 || n % 8 || n / 8 > 4096 || o->nseccomp >= MAX_SECCOMP) return -1;
+        if (n < 6 || n > 65536 || o->nseccomp >= MAX_SECCOMP) return -1; /* the rest: filter.c */
         o->seccomp[o->nseccomp].p = (const char *)p;
         o->seccomp[o->nseccomp].n = n;
         o->nseccomp++;
@@ -159,9 +159,10 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         o->canary_nonce[n - 4] = 0;
         return o->canaries && !(o->canaries & ~CANARY_ALL) ? 0 : -1;
     case R_CANARY_SYSCALL:
-        if (n != 4 || o->have_canary_syscall) return -1;
+        if (n < 2 || n > 1024 || o->have_canary_syscall) return -1; /* the names: filter.c */
         o->have_canary_syscall = 1;
-        o->canary_syscall = be32(p);
+        o->canary_calls.p = (const char *)p;
+        o->canary_calls.n = n;
         return 0;
     case R_CANARY_RLIMIT:
         if (n != 12 || o->have_canary_rlimit) return -1;

@@ -1,5 +1,5 @@
 /*
- * The host <-> guest wire protocol, version 3 (PROTOCOL.md). One byte stream (a virtio-serial port named
+ * The host <-> guest wire protocol, version 4 (PROTOCOL.md). One byte stream (a virtio-serial port named
  * "ctl" in the guest; a unix socket or a helper's pipes on the host) carries frames:
  *
  *     u8 type | u32 length (big-endian) | length bytes of payload
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define PROTOCOL_VERSION 3
+#define PROTOCOL_VERSION 4
 #define PLAN_MAGIC "AAVP"
 #define GUEST_MAX_PAYLOAD 65536u
 #define HOST_MAX_PAYLOAD (8u << 20)
@@ -65,10 +65,10 @@ enum {
     R_RLIMIT = 0x30,   /* u32 resource, u64 soft, u64 hard */
     R_CGROUP = 0x31,   /* u8 knob (1 memory.max, 2 pids.max), u64 value */
     R_LANDLOCK = 0x40, /* u8 class (1 read, 2 write, 3 device), path in the view */
-    R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
+    R_SECCOMP = 0x50,  /* v4: a program by call name, compiled in the guest (filter.c, PROTOCOL.md "Seccomp by name") */
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
     R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
-    R_CANARY_SYSCALL = 0x71, /* u32 number of a call an R_SECCOMP program denies (version 3; with CANARY_SYSCALL) */
+    R_CANARY_SYSCALL = 0x71, /* v4: candidate names (u8 length, name)... of calls an R_SECCOMP program denies */
     R_CANARY_RLIMIT = 0x72,  /* u32 resource, u64 the hard ceiling an R_RLIMIT claims (v3; with CANARY_RESOURCE) */
     R_CANARY_NAMES = 0x73,   /* u32 IPv4 address, u16 port of the name canary's datagram (v3; with CANARY_NAMES) */
     R_PROXY = 0x80,    /* u16 port: the agent listens on 127.0.0.1 and [::1] there and relays (F_NET_*) */

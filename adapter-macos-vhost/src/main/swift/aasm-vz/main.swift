@@ -90,6 +90,8 @@ func readConfig() -> Config {
 
 @available(macOS 13, *)
 func machineConfiguration(_ c: Config) throws -> VZVirtualMachineConfiguration {
+    // On Apple silicon `kernel` is the arm64 image's vmlinux (target/guest-image-arm64, CONTRACT.md "The image it
+    // boots on an Apple-silicon Mac"): an uncompressed arm64 Image, the only form VZLinuxBootLoader takes.
     let boot = VZLinuxBootLoader(kernelURL: URL(fileURLWithPath: c.kernel))
     boot.initialRamdiskURL = URL(fileURLWithPath: c.initrd)
     boot.commandLine = c.cmdline

@@ -70,7 +70,13 @@ public final class PlanEncoder {
     private void canaries(CanaryPlan c) {
         record(CANARY, concat(ByteBuffer.allocate(4).putInt(c.mask()).array(), bytes(c.nonce())));
         if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.SYSCALL)) {
-            record(CANARY_SYSCALL, ByteBuffer.allocate(4).putInt(c.targets().syscall().orElseThrow().number()).array());
+            ByteArrayOutputStream names = new ByteArrayOutputStream();
+            for (String n : c.targets().syscall().orElseThrow().names()) {
+                byte[] b = bytes(n);
+                names.write(b.length);
+                names.writeBytes(b);
+            }
+            record(CANARY_SYSCALL, names.toByteArray());
         }
         if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.RESOURCE)) {
             GuestPlan.Rlimit r = c.targets().ceiling().orElseThrow();
