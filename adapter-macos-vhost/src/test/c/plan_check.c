@@ -1,6 +1,6 @@
 /*
  * Test harness (PlanDecodeTest): decodes one plan frame payload from stdin with the guest agent's own plan.c and
- * prints what it holds of the canaries, or the refusal. Never part of the agent.
+ * prints what it holds of the canaries and shares, or the refusal. Never part of the agent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,8 @@ int main(void) {
     if (p.have_canary_syscall) printf(" syscall=%u", p.canary_syscall);
     if (p.have_canary_rlimit) printf(" rlimit=%u/%llu", p.canary_rl_resource, (unsigned long long)p.canary_rl_hard);
     if (p.have_canary_names) printf(" names=%08x:%u", p.canary_ns_addr, p.canary_ns_port);
+    for (int i = 0; i < p.nshares; i++)
+        printf(" share=%d/%s/%d/%s", p.share_slot[i], p.share_ro[i] ? "ro" : "rw", p.share_transport[i], p.share_tag[i]);
     printf("\n");
     return 0;
 }

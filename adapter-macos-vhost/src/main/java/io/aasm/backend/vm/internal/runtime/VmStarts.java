@@ -65,7 +65,8 @@ final class VmStarts {
         RANDOM.nextBytes(seed);
         Optional<CanaryPlan> canaries = GuestCanaries.choose(launch);
         GuestPlan plan = mediated.map(x -> launch.plan().withEnvironment(x.environment())).orElse(launch.plan());
-        StartOutcome out = session.start(PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort()));
+        StartOutcome out = session.start(PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort(),
+                m.transport()));
         watchdog.cancel(false);
         long answered = (System.nanoTime() - t0) / 1_000_000L;
         if (out instanceof StartOutcome.Started s) {
