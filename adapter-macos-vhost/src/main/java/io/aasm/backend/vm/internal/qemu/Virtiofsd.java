@@ -62,6 +62,9 @@ final class Virtiofsd {
     static List<Daemon> start(Spawner spawner, List<QemuArgs.Share> shares, Path runDir, long waitMillis)
             throws IOException {
         Path bin = find().orElseThrow(() -> new IOException(unavailable(true).orElseThrow()));
+        if (runDir.toString().indexOf(',') >= 0) { // the daemon's -o options are comma-separated, without escapes here
+            throw new IOException("the run folder " + runDir + " holds a comma, which virtiofsd's -o source= cannot carry");
+        }
         List<Daemon> started = new ArrayList<>();
         try {
             for (QemuArgs.Share s : shares) {
