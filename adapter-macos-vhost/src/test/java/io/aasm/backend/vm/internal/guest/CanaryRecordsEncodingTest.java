@@ -59,11 +59,11 @@ class CanaryRecordsEncodingTest {
     }
 
     @Test
-    void thePlanSpeaksVersionThree() {
+    void thePlanSpeaksVersionFour() { // 3 brought these canaries; 4 the shares' transport and tag
         byte[] p = PlanEncoder.encode(PLAN, new byte[32], Instant.EPOCH);
         assertEquals("AAVP", new String(p, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals(3, ByteBuffer.wrap(p, 4, 2).getShort());
-        assertEquals(3, FrameType.VERSION);
+        assertEquals(4, ByteBuffer.wrap(p, 4, 2).getShort());
+        assertEquals(4, FrameType.VERSION);
         assertTrue(CanaryPlan.SUPPORTED.containsAll(EnumSet.of(CapabilityDomain.SYSCALL,
                 CapabilityDomain.NAME_RESOLUTION, CapabilityDomain.CREDENTIAL, CapabilityDomain.RESOURCE)));
     }
