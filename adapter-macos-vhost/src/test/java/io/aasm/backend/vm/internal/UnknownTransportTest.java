@@ -75,12 +75,18 @@ class UnknownTransportTest {
             try (Machine m = h.start(slots)) {
                 assertInstanceOf(StartOutcome.Started.class, new GuestSession(m.channel()).start(plan(m.transport())));
                 long deadline = System.nanoTime() + 120_000_000_000L;
-                while (!Files.exists(mark) && System.nanoTime() < deadline) {
-                    Thread.sleep(20); // the condition itself: the mark arriving through the writable share
+                // the condition itself: the mark's whole content arriving through the writable share (the shell
+                // creates the file before it writes to it)
+                while (!read(mark).equals("ran\n") && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
                 }
-                assertEquals("ran\n", Files.readString(mark));
+                assertEquals("ran\n", read(mark));
             }
         }
+    }
+
+    private static String read(Path p) throws java.io.IOException {
+        return Files.exists(p) ? Files.readString(p) : "";
     }
 
     /** /usr read-only at /usr with the merged-/usr links, the out folder read-write at /out; no layers. */
