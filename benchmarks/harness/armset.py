@@ -1,8 +1,8 @@
 """The arms of one run (METHODOLOGY.md section 1 and amendments 2-5): the rendered policies, every arm with
 its presence or the reason it is absent, the warm driver and the resident kernel the arms need."""
-import os, shutil
+import os, shutil, time
 
-from . import arms, resident, warm
+from . import arms, resident, warm, workloads
 
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(BENCH_DIR)
@@ -98,6 +98,8 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None, 
                                                  AASM_BENCH_POLICY=vm_policy or policy),
                                             ws.scratch, log, smp, skip=NO_EGRESS),
          None if vm_ok and aasm_bin else (vm_why if aasm_bin else "no aasm distribution")),
+        ("vm-resident", lambda: _vm_resident_arm(cli_env, vm_policy or policy, ws, out, log, smp, mode, kernel_box),
+         None if vm_ok and aasm_bin else (vm_why if aasm_bin else "no aasm distribution")),
         ("bwrap", lambda: arms.LauncherArm("bwrap", L("bwrap.sh"), bw_env, ws.scratch, log, smp,
                                            {"tcp_loopback": {"AASM_BENCH_SHARE_NET": "1"}}),
          None if arms.which("bwrap") else "no bwrap executable on PATH (apt-get install -y bubblewrap)"),
@@ -140,14 +142,17 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None, 
             except RuntimeError as e:  # the resident kernel did not start: absent, with the reason
                 table[arm_id] = {"present": False, "reason": str(e)}
                 continue
-        served = kernel_box[0].served() if arm_id == "resident" else None
+        kern = _kernel_of(kernel_box, arm_id)
+        served = kern.served() if kern else None
         ok, why = arms.preflight(arm, nop)
-        if ok and served is not None and not kernel_box[0].wait_served(served + 1):
+        if ok and served is not None and not kern.wait_served(served + 1):
             # the client falls back to a cold run when no kernel answers: that would measure the wrong path
             ok, why = False, "preflight was not served by the resident kernel (cold fallback?)"
         if ok and arm_id not in ("unconfined", "negative-control"):
             ok, check = arms.confinement_check(arm, os.path.join(ws.root, "outside-" + arm_id))
             why = why + "; " + check
+        if ok and getattr(arm, "template_note", None):
+            why = arm.template_note + "; " + why
         table[arm_id] = {"present": ok, "reason": why}
         if ok:
             present.append(arm)
@@ -158,7 +163,11 @@ def build_arms(a, ws, port, policy, out, mode, log, smp, container_policy=None, 
     if driver and not {"native-api", "sandlock-api", "container-api"} & {x.id for x in present}:
         driver.close()
         driver = None
-    return present, table, driver, (kernel_box[0] if kernel_box else None)
+    return present, table, driver, _kernel_of(kernel_box, "resident"), _kernel_of(kernel_box, "vm-resident")
+
+
+def _kernel_of(box, arm_id):
+    return next((k for a, k in box if a == arm_id), None)
 
 
 def _resident_arm(cli_env, ws, out, log, smp, box):
@@ -167,10 +176,53 @@ def _resident_arm(cli_env, ws, out, log, smp, box):
     env.pop("AASM_CLIENT")
     kernel = resident.ResidentKernel(env["AASM_BIN"], env, os.path.join(ws.root, "run"),
                                      os.path.join(out, "resident-kernel.log"))
-    box.append(kernel)
+    box.append(("resident", kernel))
     ok, why = kernel.start()
     if not ok:
         raise RuntimeError("resident kernel did not start: " + why)
     # P6 NOT_MEASURED: wait4 sees the client, the launched tree is the kernel's child
     return arms.LauncherArm("resident", os.path.join(BENCH_DIR, "launchers", "aasm-cli.sh"), kernel.env,
                             ws.scratch, log, smp, rss=False)
+
+
+def _vm_resident_arm(cli_env, vm_policy, ws, out, log, smp, mode, box):
+    """The vm-resident arm (issue 15): bin/aasm -> aasm-client -> a kernel of its own (so the resident arm's
+    kernel is not the one traced) started with -Daasm.stages.file, launching into aasm-qemu-vm with the bench
+    policy with egress none. The VM template is made by one launch here, before any timing, and said so.
+    In quick mode only P1 runs (and the throughput levels): a TCG guest is slow, CI only checks the wiring."""
+    env = dict(cli_env, AASM_BENCH_BACKEND="aasm-qemu-vm", AASM_BENCH_ISOLATION="vm", AASM_BENCH_POLICY=vm_policy)
+    env.pop("AASM_CLIENT")
+    stages = os.path.join(out, "vm-resident-stages.jsonl")
+    env["AASM_JAVA_OPTS"] = (env.get("AASM_JAVA_OPTS", "") + " -Daasm.stages.file=" + stages).strip()
+    kernel = resident.ResidentKernel(env["AASM_BIN"], env, os.path.join(ws.root, "run-vm"),
+                                     os.path.join(out, "vm-resident-kernel.log"))
+    box.append(("vm-resident", kernel))
+    ok, why = kernel.start()
+    if not ok:
+        raise RuntimeError("resident kernel did not start: " + why)
+    skip = NO_EGRESS if mode == "full" else tuple(w for w in workloads.ORDER if w != "startup_nop")
+    arm = arms.LauncherArm("vm-resident", os.path.join(BENCH_DIR, "launchers", "aasm-cli.sh"), kernel.env,
+                           ws.scratch, log, smp, skip=skip, rss=False)
+    arm.stages_file = stages
+    templates = os.path.join(env["XDG_CACHE_HOME"], "aasm", "vm", "templates")
+    existed = _templates(templates)
+    t0 = time.time()
+    first = arm.sample("startup_nop", ["/bin/true"])
+    made = _templates(templates) - existed
+    # the first launch also assembles the guest image and measures the guest's capabilities when not cached
+    arm.template_note = ("template made before timing: first launch %.0f ms (exit %d)%s" % (
+        (time.time() - t0) * 1000, first["rc"], ", cold boot %s ms" % _boot_ms(templates, made) if made else
+        ", the template already existed (made by an earlier arm of this run)"))
+    print("arm %-16s %s" % ("vm-resident", arm.template_note), flush=True)
+    return arm
+
+
+def _templates(root):
+    return set(d for d in (os.listdir(root) if os.path.isdir(root) else ())
+               if os.path.isfile(os.path.join(root, d, "template.json")))
+
+
+def _boot_ms(root, made):
+    import json
+    with open(os.path.join(root, sorted(made)[0], "template.json")) as f:
+        return json.load(f).get("boot_ms")

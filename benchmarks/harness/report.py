@@ -1,10 +1,10 @@
 """Outputs: summary.md, the printed verdict, PNG charts, and the fingerprint-guarded comparison."""
 import json, os
 
-from . import report_launch, rules
+from . import report_launch, rules, vmstages
 
 ARM_ORDER = ["unconfined", "resident", "native-cli", "native-api", "sandlock", "sandlock-api", "container-cli",
-             "container-api", "vm-cli", "bwrap", "sandlock-direct", "negative-control"]
+             "container-api", "vm-cli", "vm-resident", "bwrap", "sandlock-direct", "negative-control"]
 COLOURS = {"GREEN": "#2e7d32", "AMBER": "#f9a825", "RED": "#c62828"}
 
 
@@ -88,6 +88,8 @@ def summary(res):
         row.append("%.2f" % rules.describe(s)["median"] if s else "-")
     L.append("| startup_nop peak RSS (MiB) | %s |" % " | ".join(row))
     L += report_launch.sections(res)
+    if "vm_stages" in res:
+        L += vmstages.section(res["vm_stages"])
     L += ["", "## Caveats stated by the harness", "",
           "- bwrap cannot allow a single port: for P5 only, its arm runs with `--share-net`. It has no syscall "
           "deny list and no memory/process ceilings, so it enforces less than the aasm policy.",

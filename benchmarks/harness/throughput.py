@@ -12,6 +12,8 @@ LEVELS = {"full": (1, 8, 32), "quick": (1, 4)}
 ROUNDS = {"full": 3, "quick": 1}
 # a cold arm starts a JVM per launch (about a CPU second each here): fewer launches per level
 COLD_ARMS = ("native-cli", "sandlock", "container-cli", "vm-cli")
+# a guest per launch under TCG (about half a second of two shared cores each): the cold arms' smaller counts too
+SLOW_ARMS = COLD_ARMS + ("vm-resident",)
 NOT_RUN = {"negative-control": "the negative control is a P1 control (its injected sleep is not a launch cost)",
            "native-api": "the warm driver serves one request at a time; T1 measures it sequentially",
            "sandlock-api": "the warm driver serves one request at a time; T1 measures it sequentially",
@@ -21,7 +23,7 @@ NOT_RUN = {"negative-control": "the negative control is a P1 control (its inject
 def launches_for(arm_id, concurrency, mode):
     if mode == "quick":
         return concurrency
-    return max(concurrency, 8) if arm_id in COLD_ARMS else max(4 * concurrency, 32)
+    return max(concurrency, 8) if arm_id in SLOW_ARMS else max(4 * concurrency, 32)
 
 
 def run_level(arm, argv, concurrency, count, log):

@@ -44,8 +44,13 @@ final class Guests {
     }
 
     static QemuSettings settings(String accel) {
+        return settings(accel, STATE);
+    }
+
+    /** As {@link #settings(String)} with another state folder (templates, run folders); the probe cache is shared. */
+    static QemuSettings settings(String accel, Path state) {
         Settings.LibC c = com.sun.jna.Native.load("c", Settings.LibC.class);
-        VmSettings vm = new VmSettings(STATE, STATE.resolve("probes"), Path.of(System.getProperty("java.io.tmpdir")), 512,
+        VmSettings vm = new VmSettings(state, STATE.resolve("probes"), Path.of(System.getProperty("java.io.tmpdir")), 512,
                 1, 12, 180_000, 90_000, c.geteuid(), c.getegid());
         return new QemuSettings(vm, Optional.empty(), accel, Optional.of(IMAGE.toAbsolutePath()), Path.of("/boot"),
                 Path.of("/lib/modules"), Path.of("/usr/bin/setpriv"));

@@ -9,11 +9,13 @@ import java.util.List;
  * QEMU's command line. A template boot and every restore of it differ only in the RAM mapping (shared and
  * written back to the template file vs. a private copy-on-write view of it), {@code -incoming defer}, and
  * the host folder (and read-only flag) behind each share slot; the device list is identical, as migration
- * requires.
+ * requires. Both run with the migration property {@code store-global-state=off}: the saved state then does not
+ * record that the template was stopped when it was saved, so a restore runs the guest as soon as the state is
+ * loaded, with no {@code cont} to send and no status to poll (docs/vm.md, "The launch, stage by stage").
  */
 final class QemuArgs {
     /** Part of every template key: raise it whenever the command line changes shape. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     /** What fills each slot; a slot without a share gets the empty placeholder folder, read-only. */
     record Slot(Path hostPath, boolean readOnly) {
@@ -30,6 +32,7 @@ final class QemuArgs {
                                 Path ctlSocket, Path qmpSocket, List<Slot> slots) {
         List<String> a = common(qemu, image, shape, "memory-backend-file,id=mem,size=" + shape.memoryMib() + "M,mem-path="
                 + escape(ram) + ",share=" + (template ? "on" : "off"), ctlSocket, qmpSocket);
+        a.addAll(List.of("-global", "migration.store-global-state=off"));
         for (int i = 0; i < shape.slots(); i++) {
             Slot s = slots.get(i);
             a.add("-fsdev");

@@ -22,6 +22,8 @@ final class Qmp implements AutoCloseable {
     private final SocketChannel socket;
     private final BufferedReader in;
     private final OutputStream out;
+    /** Names of the events read while waiting for replies: a wait for an event must not miss one read early. */
+    private final java.util.Set<String> seen = new java.util.HashSet<>();
 
     Qmp(SocketChannel socket) throws IOException {
         this.socket = socket;
@@ -69,17 +71,55 @@ final class Qmp implements AutoCloseable {
         }
     }
 
+    /**
+     * Loads a template's state from {@code uri} into a QEMU started with {@code -incoming defer} and returns
+     * once the guest runs. Both commands go out in one write (QEMU answers them in order); the guest then starts
+     * by itself when the state is loaded, which the RESUME event says (events reach a monitor once its handshake
+     * is done, which it is here, and one read while a reply was awaited is remembered). A failed load ends
+     * QEMU, and with it the wait, in an IOException.
+     */
+    void restore(String uri) throws IOException {
+        ObjectNode cap = JSON.createObjectNode().put("execute", "migrate-set-capabilities");
+        cap.set("arguments", JSON.valueToTree(Map.of("capabilities", java.util.List.of(Map.of("capability",
+                "x-ignore-shared", "state", true)))));
+        ObjectNode in = JSON.createObjectNode().put("execute", "migrate-incoming");
+        in.set("arguments", JSON.valueToTree(Map.of("uri", uri)));
+        out.write((JSON.writeValueAsString(cap) + "\n" + JSON.writeValueAsString(in) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        for (String command : new String[] {"migrate-set-capabilities", "migrate-incoming"}) {
+            JsonNode reply = next();
+            if (reply.has("error")) {
+                throw new IOException("QEMU refused " + command + ": " + reply.path("error").path("desc").asText());
+            }
+        }
+        while (!seen.contains("RESUME")) {
+            if (!read().has("event")) {
+                throw new IOException("QEMU's monitor sent a reply nothing asked for");
+            }
+        }
+    }
+
     private JsonNode next() throws IOException {
         while (true) {
-            String line = in.readLine();
-            if (line == null) {
-                throw new IOException("QEMU's monitor closed");
-            }
-            JsonNode n = JSON.readTree(line);
+            JsonNode n = read();
             if (!n.has("event")) {
                 return n;
             }
         }
+    }
+
+    /** One message, reply or event; an event's name is remembered. */
+    private JsonNode read() throws IOException {
+        String line = in.readLine();
+        if (line == null) {
+            throw new IOException("QEMU's monitor closed");
+        }
+        JsonNode n = JSON.readTree(line);
+        if (n.has("event")) {
+            seen.add(n.path("event").asText());
+        }
+        return n;
     }
 
     @Override

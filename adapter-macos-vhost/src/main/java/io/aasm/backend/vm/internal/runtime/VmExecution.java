@@ -7,6 +7,7 @@ import io.aasm.ports.backend.TerminationRequest;
 import io.aasm.ports.evidence.EnforcementEvidence;
 import io.aasm.ports.evidence.DescriptorInventory;
 import io.aasm.ports.evidence.ProcessAuthority;
+import io.aasm.ports.trace.LaunchStages;
 import java.util.Optional;
 
 /**
@@ -42,10 +43,12 @@ public final class VmExecution implements Execution {
             wait = Math.max(0, started.launch().wallClockSeconds().getAsLong() * 1000L - spent);
         }
         Optional<GuestEnd> e = started.session().awaitEnd(wait);
+        LaunchStages.mark("vm_exit");
         if (e.isEmpty()) {
             deadlineHit = true;
         }
         started.kill(); // host-driven teardown: nothing of the tree outlives the VM
+        LaunchStages.mark("vm_teardown");
         started.session().abandon("the VM was killed");
         end = e.orElse(new GuestEnd.Lost("the wall-clock ceiling was reached"));
         disposition = map(end);

@@ -9,6 +9,7 @@ import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.ports.backend.LaunchException;
 import io.aasm.ports.backend.LaunchFailureKind;
 import io.aasm.backend.vm.internal.guest.CanaryPlan;
+import io.aasm.ports.trace.LaunchStages;
 import io.aasm.ports.transport.RelayEndpoint;
 import java.io.IOException;
 import java.util.Map;
@@ -53,6 +54,7 @@ final class VmStarts {
                     : "a mediation session was given to a launch without a proxy port");
         }
         long t0 = System.nanoTime();
+        LaunchStages.mark("vm_prepare");
         Machine m;
         try {
             m = hypervisor.start(launch.slots());
@@ -65,9 +67,11 @@ final class VmStarts {
         RANDOM.nextBytes(seed);
         Optional<CanaryPlan> canaries = GuestCanaries.choose(launch);
         GuestPlan plan = mediated.map(x -> launch.plan().withEnvironment(x.environment())).orElse(launch.plan());
-        StartOutcome out = session.start(PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort(),
-                m.transport()));
+        byte[] encoded = PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort(), m.transport());
+        LaunchStages.mark("vm_plan");
+        StartOutcome out = session.start(encoded);
         watchdog.cancel(false);
+        LaunchStages.mark("vm_started"); // the agent's answer: boundary installed, canaries tried, execve done
         long answered = (System.nanoTime() - t0) / 1_000_000L;
         if (out instanceof StartOutcome.Started s) {
             Optional<GuestEgress> egress = mediated.map(x -> new GuestEgress(session.channel(), x.endpoint()));
