@@ -1,7 +1,7 @@
 /*
  * Test harness (PlanDecodeTest): decodes one plan frame payload from stdin with the guest agent's own plan.c,
  * compiles its seccomp programs with filter.c (this host's libseccomp.a, as the agent links it) and prints what it
- * holds of the canaries and programs, or the refusal. Never part of the agent.
+ * holds of the canaries, shares and programs, or the refusal. Never part of the agent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,8 @@ int main(void) {
     if (p.have_canary_names) printf(" names=%08x:%u", p.canary_ns_addr, p.canary_ns_port);
     for (int i = 0; i < p.nseccomp; i++) printf(" bpf%d=%zu", i, p.bpf[i].n / 8);
     if (p.nseccomp) printf(" skipped=%d", p.seccomp_skipped);
+    for (int i = 0; i < p.nshares; i++)
+        printf(" share=%d/%s/%d/%s", p.share_slot[i], p.share_ro[i] ? "ro" : "rw", p.share_transport[i], p.share_tag[i]);
     printf("\n");
     return 0;
 }

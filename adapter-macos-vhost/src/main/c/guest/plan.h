@@ -43,6 +43,8 @@ struct plan {
     uint64_t clock_sec;
     uint32_t clock_nsec;
     int share_slot[MAX_SLOTS], share_ro[MAX_SLOTS], nshares;
+    int share_transport[MAX_SLOTS];   /* as sent: checked against SHARE_* after decoding */
+    char share_tag[MAX_SLOTS][MAX_TAG + 1];
     struct view_op ops[MAX_OPS];
     int nops;
     struct rlim rlimits[MAX_RLIMITS];

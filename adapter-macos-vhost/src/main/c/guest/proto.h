@@ -54,7 +54,8 @@ enum {
     R_IDS = 0x05,      /* u32 uid, u32 gid */
     R_SEED = 0x10,     /* 32..256 bytes credited to the guest's entropy pool */
     R_CLOCK = 0x11,    /* u64 seconds, u32 nanoseconds since the epoch */
-    R_SHARE = 0x20,    /* u8 slot, u8 flags (1 read-only): mount share slot <n> under the staging folder */
+    R_SHARE = 0x20,    /* u8 slot, u8 flags (1 read-only), u8 transport (SHARE_*), tag: mount the share under the
+                          staging folder (version 4: transport and tag) */
     R_BIND = 0x21,     /* u8 slot, u8 flags (1 read-only), u16 subpath length, subpath, target */
     R_TMPFS = 0x22,    /* target: a fresh private tmpfs */
     R_SYMLINK = 0x23,  /* u16 target length, target, content */
@@ -88,6 +89,9 @@ enum {
 
 #define PLAN_F_LANDLOCK 1u
 #define SHARE_RO 1u
+#define SHARE_9P 1u       /* virtio-9p (QEMU's -fsdev): the tag is the device's mount_tag */
+#define SHARE_VIRTIOFS 2u /* virtiofs (vhost-user-fs under QEMU, VZVirtioFileSystemDevice under VZ) */
+#define MAX_TAG 36        /* VZ allows 36 bytes in a virtiofs tag */
 #define BIND_RO 1u
 
 #define MAX_ARGS 4096

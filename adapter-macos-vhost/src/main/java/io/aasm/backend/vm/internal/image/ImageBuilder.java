@@ -21,9 +21,13 @@ import java.util.stream.Stream;
  * the same inputs is reused; a new one is built beside it and renamed into place.
  */
 public final class ImageBuilder {
-    /** Loaded in this order by the agent (no modprobe in the guest): virtio PCI, the console port, 9p. */
+    /**
+     * Loaded in this order by the agent (no modprobe in the guest): virtio PCI, the console port, 9p, virtiofs
+     * (Debian builds both FUSE and virtiofs as modules, CONFIG_VIRTIO_FS=m; the shares' transport is the plan's).
+     */
     static final List<String> MODULES = List.of("virtio_ring", "virtio", "virtio_pci_legacy_dev",
-            "virtio_pci_modern_dev", "virtio_pci", "virtio_console", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p");
+            "virtio_pci_modern_dev", "virtio_pci", "virtio_console", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p",
+            "fuse", "virtiofs");
     /**
      * No ACPI (its PCI interrupt routing costs ~200 ms under TCG; virtio-pci gets INTx from the MP table), no
      * crypto self-tests, only Landlock as LSM, no console output, and no local APIC timer: under TCG its

@@ -61,7 +61,8 @@ class CanaryRecordsEncodingTest {
 
     @Test
     void thePlanSpeaksVersionFour() {
-        // version 4: seccomp programs and the syscall canary's calls by name, compiled in the guest
+        // version 4: seccomp programs and the syscall canary's calls by name, compiled in the guest; the shares'
+        // transport and tag
         byte[] p = PlanEncoder.encode(PLAN, new byte[32], Instant.EPOCH);
         assertEquals("AAVP", new String(p, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
         assertEquals(4, ByteBuffer.wrap(p, 4, 2).getShort());

@@ -77,12 +77,12 @@ class PlanDecodeTest {
                 StandardCharsets.US_ASCII)).array());
     }
 
-    private static byte[] record(int type, byte[] payload) {
+    static byte[] record(int type, byte[] payload) {
         return ByteBuffer.allocate(6 + payload.length).putShort((short) type).putInt(payload.length).put(payload)
                 .array();
     }
 
-    private static byte[] append(byte[]... parts) {
+    static byte[] append(byte[]... parts) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             b.writeBytes(p);
@@ -90,7 +90,7 @@ class PlanDecodeTest {
         return b.toByteArray();
     }
 
-    private static String decode(byte[] plan) throws Exception {
+    static String decode(byte[] plan) throws Exception {
         return PlanCheck.decode(plan);
     }
 }
