@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "filter.h"
 #include "frame.h"
 #include "plan.h"
 #include "proto.h"
@@ -73,7 +74,7 @@ int main(void) {
         static unsigned char held[HOST_MAX_PAYLOAD];
         memcpy(held, payload, len);
         frame_consume(&r, len);
-        if (plan_decode(held, len, &plan, err, sizeof err) < 0) {
+        if (plan_decode(held, len, &plan, err, sizeof err) < 0 || filter_compile(&plan, err, sizeof err) < 0) {
             frame_sendf(port, F_REFUSED, "%s", err);
             idle_forever();
         }

@@ -124,8 +124,7 @@ int cage_identity(const struct plan *p, char *err, size_t cap) {
 
 int cage_seccomp(const struct plan *p, char *err, size_t cap) {
     for (int i = 0; i < p->nseccomp; i++) {
-        struct sock_fprog prog = {.len = (unsigned short)(p->seccomp[i].n / 8),
-                                  .filter = (struct sock_filter *)p->seccomp[i].p};
+        struct sock_fprog prog = {.len = (unsigned short)(p->bpf[i].n / 8), .filter = (struct sock_filter *)p->bpf[i].p};
         if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
             return fail(err, cap, "seccomp", "filter %d: %s", i, strerror(errno));
     }

@@ -38,14 +38,14 @@ static int escaped(char *out, size_t cap, const char *domain, const char *what) 
     return -1;
 }
 
-/* Only the filter answers EPERM: the host picks a call that, with every argument -1 (a bad descriptor, an
+/* Only the filter answers EPERM: the host names calls (the first this architecture has is tried) that, with every argument -1 (a bad descriptor, an
  * unmapped pointer, impossible flags), changes nothing and needs no capability (lower/CanaryCalls). */
 static int syscall_canary(const struct plan *p, char *out, size_t cap, int *err) {
     long r = syscall((long)p->canary_syscall, -1L, -1L, -1L, -1L, -1L, -1L);
     *err = errno;
     if (r == -1 && *err == EPERM) return 0;
-    char what[96];
-    snprintf(what, sizeof what, "called system call %u, which returned %s", p->canary_syscall,
+    char what[160];
+    snprintf(what, sizeof what, "called %s (number %u here), which returned %s", p->canary_syscall_name, p->canary_syscall,
              r == -1 ? ename(*err) : "success");
     return escaped(out, cap, "syscall", what);
 }

@@ -114,9 +114,15 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         o->clock_nsec = be32(p + 8);
         return o->clock_nsec < 1000000000u ? 0 : -1;
     case R_SHARE:
-        if (n != 2 || o->nshares >= MAX_SLOTS || p[0] >= MAX_SLOTS) return -1;
+        if (n < 4 || n - 3 > MAX_TAG || o->nshares >= MAX_SLOTS || p[0] >= MAX_SLOTS) return -1;
+        for (size_t i = 3; i < n; i++) /* the tag becomes a mount source: letters, digits, '-' and '_' only */
+            if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')
+                  || p[i] == '-' || p[i] == '_')) return -1;
         o->share_slot[o->nshares] = p[0];
         o->share_ro[o->nshares] = p[1] & SHARE_RO;
+        o->share_transport[o->nshares] = p[2];
+        memcpy(o->share_tag[o->nshares], p + 3, n - 3);
+        o->share_tag[o->nshares][n - 3] = 0;
         o->nshares++;
         return 0;
     case R_BIND: case R_TMPFS: case R_SYMLINK: case R_DIR: case R_FILE: case R_PROC: case R_SYSFS:
@@ -141,7 +147,7 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         o->nrules++;
         return 0;
     case R_SECCOMP:
-        if (n == 0 || n % 8 || n / 8 > 4096 || o->nseccomp >= MAX_SECCOMP) return -1;
+        if (n < 6 || n > 65536 || o->nseccomp >= MAX_SECCOMP) return -1; /* the rest: filter.c */
         o->seccomp[o->nseccomp].p = (const char *)p;
         o->seccomp[o->nseccomp].n = n;
         o->nseccomp++;
@@ -159,9 +165,10 @@ static int record(struct plan *o, int type, const unsigned char *p, size_t n) {
         o->canary_nonce[n - 4] = 0;
         return o->canaries && !(o->canaries & ~CANARY_ALL) ? 0 : -1;
     case R_CANARY_SYSCALL:
-        if (n != 4 || o->have_canary_syscall) return -1;
+        if (n < 2 || n > 1024 || o->have_canary_syscall) return -1; /* the names: filter.c */
         o->have_canary_syscall = 1;
-        o->canary_syscall = be32(p);
+        o->canary_calls.p = (const char *)p;
+        o->canary_calls.n = n;
         return 0;
     case R_CANARY_RLIMIT:
         if (n != 12 || o->have_canary_rlimit) return -1;
@@ -210,6 +217,13 @@ int plan_decode(const unsigned char *in, size_t len, struct plan *o, char *err, 
         return fail(err, cap, "bad_plan:the resource canary and its ceiling come together");
     if (!(o->canaries & CANARY_NAMES) != !o->have_canary_names)
         return fail(err, cap, "bad_plan:the name canary and its address come together");
+    /* a transport this agent does not know would mount nothing the host meant: refuse before any mount */
+    for (int i = 0; i < o->nshares; i++)
+        if (o->share_transport[i] != SHARE_9P && o->share_transport[i] != SHARE_VIRTIOFS) {
+            snprintf(err, cap, "bad_plan:share %d names transport %d, which this agent does not know (1 9p, 2 virtiofs)",
+                     o->share_slot[i], o->share_transport[i]);
+            return -1;
+        }
     o->argv[o->argc] = NULL;
     o->envp[o->envc] = NULL;
     return 0;

@@ -43,6 +43,8 @@ struct plan {
     uint64_t clock_sec;
     uint32_t clock_nsec;
     int share_slot[MAX_SLOTS], share_ro[MAX_SLOTS], nshares;
+    int share_transport[MAX_SLOTS];   /* as sent: checked against SHARE_* after decoding */
+    char share_tag[MAX_SLOTS][MAX_TAG + 1];
     struct view_op ops[MAX_OPS];
     int nops;
     struct rlim rlimits[MAX_RLIMITS];
@@ -50,13 +52,18 @@ struct plan {
     int64_t memory_max, pids_max; /* -1: none */
     struct rule rules[MAX_RULES];
     int nrules;
-    struct bytes seccomp[MAX_SECCOMP];
+    struct bytes seccomp[MAX_SECCOMP]; /* by-name descriptions (filter.c) */
     int nseccomp;
+    struct bytes bpf[MAX_SECCOMP];     /* the same programs compiled in the guest (filter_compile) */
+    int seccomp_skipped;               /* optional rules naming calls this architecture does not have */
+    long seccomp_us;                   /* how long compiling them took in the guest */
     uint32_t flags;
     uint32_t canaries;   /* CANARY_* mask, 0: none */
     char canary_nonce[65];
     int have_canary_syscall;
-    uint32_t canary_syscall;      /* R_CANARY_SYSCALL */
+    struct bytes canary_calls;    /* R_CANARY_SYSCALL: candidate names (u8 length, name)... */
+    uint32_t canary_syscall;      /* the first candidate this architecture has, resolved by filter_compile */
+    char canary_syscall_name[64];
     int have_canary_rlimit;
     uint32_t canary_rl_resource;  /* R_CANARY_RLIMIT */
     uint64_t canary_rl_hard;

@@ -1,5 +1,5 @@
 /*
- * The host <-> guest wire protocol, version 3 (PROTOCOL.md). One byte stream (a virtio-serial port named
+ * The host <-> guest wire protocol, version 4 (PROTOCOL.md). One byte stream (a virtio-serial port named
  * "ctl" in the guest; a unix socket or a helper's pipes on the host) carries frames:
  *
  *     u8 type | u32 length (big-endian) | length bytes of payload
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define PROTOCOL_VERSION 3
+#define PROTOCOL_VERSION 4
 #define PLAN_MAGIC "AAVP"
 #define GUEST_MAX_PAYLOAD 65536u
 #define HOST_MAX_PAYLOAD (8u << 20)
@@ -54,7 +54,8 @@ enum {
     R_IDS = 0x05,      /* u32 uid, u32 gid */
     R_SEED = 0x10,     /* 32..256 bytes credited to the guest's entropy pool */
     R_CLOCK = 0x11,    /* u64 seconds, u32 nanoseconds since the epoch */
-    R_SHARE = 0x20,    /* u8 slot, u8 flags (1 read-only): mount share slot <n> under the staging folder */
+    R_SHARE = 0x20,    /* u8 slot, u8 flags (1 read-only), u8 transport (SHARE_*), tag: mount the share under the
+                          staging folder (version 4: transport and tag) */
     R_BIND = 0x21,     /* u8 slot, u8 flags (1 read-only), u16 subpath length, subpath, target */
     R_TMPFS = 0x22,    /* target: a fresh private tmpfs */
     R_SYMLINK = 0x23,  /* u16 target length, target, content */
@@ -65,10 +66,10 @@ enum {
     R_RLIMIT = 0x30,   /* u32 resource, u64 soft, u64 hard */
     R_CGROUP = 0x31,   /* u8 knob (1 memory.max, 2 pids.max), u64 value */
     R_LANDLOCK = 0x40, /* u8 class (1 read, 2 write, 3 device), path in the view */
-    R_SECCOMP = 0x50,  /* struct sock_filter[] (8 bytes each, host byte order of the guest: little-endian) */
+    R_SECCOMP = 0x50,  /* v4: a program by call name, compiled in the guest (filter.c, PROTOCOL.md "Seccomp by name") */
     R_FLAGS = 0x60,    /* u32: F_LANDLOCK (apply Landlock with the R_LANDLOCK rules) */
     R_CANARY = 0x70,   /* u32 CANARY_* mask, then the launch's nonce (8..64 bytes of [0-9a-f]) */
-    R_CANARY_SYSCALL = 0x71, /* u32 number of a call an R_SECCOMP program denies (version 3; with CANARY_SYSCALL) */
+    R_CANARY_SYSCALL = 0x71, /* v4: candidate names (u8 length, name)... of calls an R_SECCOMP program denies */
     R_CANARY_RLIMIT = 0x72,  /* u32 resource, u64 the hard ceiling an R_RLIMIT claims (v3; with CANARY_RESOURCE) */
     R_CANARY_NAMES = 0x73,   /* u32 IPv4 address, u16 port of the name canary's datagram (v3; with CANARY_NAMES) */
     R_PROXY = 0x80,    /* u16 port: the agent listens on 127.0.0.1 and [::1] there and relays (F_NET_*) */
@@ -88,6 +89,9 @@ enum {
 
 #define PLAN_F_LANDLOCK 1u
 #define SHARE_RO 1u
+#define SHARE_9P 1u       /* virtio-9p (QEMU's -fsdev): the tag is the device's mount_tag */
+#define SHARE_VIRTIOFS 2u /* virtiofs (vhost-user-fs under QEMU, VZVirtioFileSystemDevice under VZ) */
+#define MAX_TAG 36        /* VZ allows 36 bytes in a virtiofs tag */
 #define BIND_RO 1u
 
 #define MAX_ARGS 4096

@@ -295,8 +295,9 @@ void run_launch(int port, struct frame_reader *fr, struct plan *p, long plan_ms)
     }
     char authority[512];
     if (cage_read_authority(pid, authority, sizeof authority) < 0) snprintf(authority, sizeof authority, "unavailable");
-    frame_sendf(port, F_STARTED, "plan_ms=%ld\nfork_ms=%ld\nexec_ms=%ld\nauthority:%s\nfds:kept=0,1,2\n%s", plan_ms,
-                fork_ms, boot_now_ms(), authority, canaries);
+    frame_sendf(port, F_STARTED, "plan_ms=%ld\nfork_ms=%ld\nexec_ms=%ld\nseccomp_skipped=%d\nseccomp_us=%ld\n"
+                "authority:%s\nfds:kept=0,1,2\n%s", plan_ms, fork_ms, boot_now_ms(), p->seccomp_skipped, p->seccomp_us,
+                authority, canaries);
     fcntl(in[1], F_SETFL, O_NONBLOCK);
     struct relay r = {.port = port, .in_w = in[1], .out_r = out[0], .err_r = er[0], .sigfd = sigfd, .pid = pid,
                       .net = p->proxy_port ? &net : NULL};

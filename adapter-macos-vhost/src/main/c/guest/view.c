@@ -95,15 +95,21 @@ static int bind_fd(int fd, const char *target, int ro, unsigned long extra) {
 static int share_mounts(const struct plan *p, char *err, size_t cap) {
     mkdir(SHARE_ROOT, 0700);
     for (int i = 0; i < p->nshares; i++) {
-        char dir[64], tag[16], opts[160];
+        char dir[64], opts[160];
+        const char *tag = p->share_tag[i], *type = "9p";
         snprintf(dir, sizeof dir, SHARE_ROOT "/%d", p->share_slot[i]);
-        snprintf(tag, sizeof tag, "s%d", p->share_slot[i]);
         /* loose caching only where nothing in the guest writes; writable shares must see host changes at once */
         snprintf(opts, sizeof opts, "trans=virtio,version=9p2000.L,msize=512000,cache=%s",
                  p->share_ro[i] ? "loose" : "mmap");
+        if (p->share_transport[i] == SHARE_VIRTIOFS) {
+            /* caching is the host daemon's choice (virtiofsd -o cache=); the guest mount takes no options here */
+            type = "virtiofs";
+            opts[0] = 0;
+        }
         mkdir(dir, 0700);
         unsigned long flags = MS_NOSUID | MS_NODEV | (p->share_ro[i] ? MS_RDONLY : 0);
-        if (mount(tag, dir, "9p", flags, opts) < 0) return fail(err, cap, "mount", "share %s: %s", tag, strerror(errno));
+        if (mount(tag, dir, type, flags, opts) < 0)
+            return fail(err, cap, "mount", "%s share %s: %s", type, tag, strerror(errno));
     }
     return 0;
 }

@@ -43,6 +43,11 @@ func split(_ s: String) -> (String, String) {
     return (String(s[..<i]), String(s[s.index(after: i)...]))
 }
 
+func plainTag(_ t: String) -> Bool {
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+    return !t.isEmpty && t.utf8.count <= 36 && t.allSatisfy { allowed.contains($0) }
+}
+
 struct Share {
     let tag: String
     let readOnly: Bool
@@ -80,6 +85,9 @@ func readConfig() -> Config {
             let (tag, rest) = split(value)
             let (access, path) = split(rest)
             guard access == "ro" || access == "rw", !path.isEmpty else { fail(.usage, "bad share: \(value)") }
+            // The guest agent mounts the tag its plan names (protocol 4, R_SHARE) and accepts only these: refuse
+            // here what it would refuse there, rather than boot a guest that cannot mount its share.
+            guard plainTag(tag) else { fail(.usage, "bad share tag (1-36 of A-Z a-z 0-9 - _): \(tag)") }
             c.shares.append(Share(tag: tag, readOnly: access == "ro", path: path))
         default:
             fail(.usage, "unknown configuration key: \(key)")
@@ -90,6 +98,8 @@ func readConfig() -> Config {
 
 @available(macOS 13, *)
 func machineConfiguration(_ c: Config) throws -> VZVirtualMachineConfiguration {
+    // On Apple silicon `kernel` is the arm64 image's vmlinux (target/guest-image-arm64, CONTRACT.md "The image it
+    // boots on an Apple-silicon Mac"): an uncompressed arm64 Image, the only form VZLinuxBootLoader takes.
     let boot = VZLinuxBootLoader(kernelURL: URL(fileURLWithPath: c.kernel))
     boot.initialRamdiskURL = URL(fileURLWithPath: c.initrd)
     boot.commandLine = c.cmdline
@@ -107,7 +117,8 @@ func machineConfiguration(_ c: Config) throws -> VZVirtualMachineConfiguration {
     let console = VZVirtioConsoleDeviceConfiguration()
     console.ports[0] = port
     vm.consoleDevices = [console]
-    // One virtiofs device per share; read-only is enforced here, by the host, not by the guest.
+    // One virtiofs device per share, named by its tag: the plan tells the agent to mount that tag as virtiofs
+    // (transport 2). Read-only is enforced here, by the host, not by the guest.
     vm.directorySharingDevices = try c.shares.map { s in
         try VZVirtioFileSystemDeviceConfiguration.validateTag(s.tag)
         let fs = VZVirtioFileSystemDeviceConfiguration(tag: s.tag)

@@ -105,6 +105,11 @@ public final class Components {
             if (m.getName().equals("annotationType")) {
                 return type;
             }
+            // -Daasm.conformance.vm.share.transport=virtiofs runs the VM column over virtiofs (docs/vm.md)
+            String vmShares = System.getProperty("aasm.conformance.vm.share.transport", "");
+            if (m.getName().equals("share_transport") && !vmShares.isBlank()) {
+                return vmShares;
+            }
             if (m.getDefaultValue() != null) {
                 return m.getDefaultValue();
             }

@@ -24,6 +24,10 @@ public @interface QemuVmConfig {
     @AttributeDefinition(description = "Share slots: the most granted folders one launch can have")
     int slots() default 12;
 
+    @AttributeDefinition(description = "How shares reach the guest: 9p (restored from a template) or virtiofs "
+            + "(virtiofsd per share, a cold boot per launch; needs root)")
+    String share_transport() default "9p";
+
     @AttributeDefinition(description = "A prebuilt guest image folder (empty: assemble one from the installed kernel package)")
     String image_dir() default "";
 

@@ -26,7 +26,8 @@ final class Settings {
                 c.memory_mib(), c.vcpus(), c.slots(), c.boot_timeout_seconds() * 1000L, c.answer_timeout_seconds() * 1000L,
                 libc.geteuid(), libc.getegid());
         return new QemuSettings(vm, dir(c.qemu_path()), c.accelerator(), dir(c.image_dir()), Path.of(c.boot_dir()),
-                Path.of(c.modules_dir()), Path.of(c.setpriv_path()));
+                Path.of(c.modules_dir()), Path.of(c.setpriv_path()),
+                io.aasm.backend.vm.internal.guest.ShareTransport.parse(c.share_transport()));
     }
 
     private static Optional<Path> dir(String s) {

@@ -103,7 +103,7 @@ class MacosVmStandInTest {
     }
 
     /** No Landlock, shares and binds read-write in the guest; "/" read-granted so no read canary refuses it. */
-    private static GuestPlan guestLayersOff(GuestPlan p) {
+    static GuestPlan guestLayersOff(GuestPlan p) {
         List<GuestPlan.LandlockRule> rules = new java.util.ArrayList<>(p.rules());
         rules.add(new GuestPlan.LandlockRule(GuestPlan.Access.READ, "/"));
         return new GuestPlan(p.program(), p.argv(), p.environment(), p.workingDirectory(), p.uid(), p.gid(),

@@ -62,4 +62,24 @@ class MacosVmUnavailableTest {
         assertTrue(b.unavailable().orElseThrow().contains("no aasm-vz helper is configured"), b.unavailable().toString());
         assertFalse(b.capabilities().available());
     }
+
+    /**
+     * The helper boots guests of the host's own architecture: an image of another one (here the arm64 image on this
+     * x86_64 host) makes the backend unavailable with that reason. Control: the host's own image, same helper.
+     */
+    @Test
+    void anImageOfAnotherArchitectureIsRefused(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue("amd64".equals(System.getProperty("os.arch")), "the arm64 image is the foreign one on x86_64 only");
+        Path arm64 = Path.of(System.getProperty("aasm.vm.arm64.image.dir", "target/guest-image-arm64"));
+        assertTrue(io.aasm.backend.vm.internal.image.GuestImage.load(arm64).isPresent(), "no arm64 guest image in "
+                + arm64 + ": the build's \"[aasm-vm] arm64 guest image not built\" line says why");
+        Path helper = StandIn.install(dir, "normal");
+        String pin = StandIn.sha256(helper);
+        VzSettings own = StandIn.settings(Optional.of(helper), Optional.of(pin), false);
+        VzSettings foreign = new VzSettings(own.vm(), own.helper(), own.helperSha256(), Optional.of(arm64.toAbsolutePath()),
+                false);
+        String why = new MacosVmBackend(foreign).unavailable().orElseThrow();
+        assertTrue(why.contains("is for aarch64") && why.contains("(x86_64)"), why);
+        assertEquals(Optional.empty(), StandIn.backend(helper, pin).unavailable());
+    }
 }

@@ -64,8 +64,9 @@ public record CanaryPlan(Set<CapabilityDomain> domains, String nonce, CanaryTarg
             case FILESYSTEM_WRITE -> "creating a file in the view's root, which no write grant covers";
             case NETWORK_EGRESS -> "a TCP connect to 10.0.2.2:9 (the host side of a user-mode network)";
             case PROCESS_CREATION -> "fork(2), which the guest's seccomp program must answer EPERM";
-            case SYSCALL -> targets.syscall().map(c -> c.name() + "(2) (number " + c.number() + ", every argument -1),"
-                    + " which the guest's seccomp policy must answer EPERM").orElse("?");
+            case SYSCALL -> targets.syscall().map(c -> "the first of " + String.join(", ", c.names()) + " the guest's"
+                    + " architecture has, every argument -1, which the guest's seccomp policy must answer EPERM")
+                    .orElse("?");
             case NAME_RESOLUTION -> "a DNS query datagram to " + targets.resolver() + ", which the guest must find no"
                     + " route for (no network device: ENETUNREACH)";
             case CREDENTIAL -> "keyctl(KEYCTL_GET_KEYRING_ID) on the user keyring, which the guest's baseline seccomp"

@@ -18,13 +18,20 @@ public record CanaryTargets(Optional<Call> syscall, Optional<GuestPlan.Rlimit> c
     public static final CanaryTargets NONE = new CanaryTargets(Optional.empty(), Optional.empty(),
             UNREACHABLE_RESOLVER, Set.of());
 
-    /** A system call the launch's seccomp policy denies, by name and by its number in the guest (x86_64). */
-    public record Call(String name, int number) {
+    /**
+     * System calls the launch's seccomp policy denies, by name, in order of preference: the guest calls the first
+     * its architecture has (mkdir exists on x86_64, not on arm64, where mkdirat does), so the host needs no table.
+     */
+    public record Call(java.util.List<String> names) {
         public Call {
-            Objects.requireNonNull(name);
-            if (number < 0) {
-                throw new IllegalArgumentException("a system call number is not negative");
+            names = java.util.List.copyOf(names);
+            if (names.isEmpty()) {
+                throw new IllegalArgumentException("a syscall canary needs at least one call");
             }
+        }
+
+        public static Call of(String... names) {
+            return new Call(java.util.List.of(names));
         }
     }
 

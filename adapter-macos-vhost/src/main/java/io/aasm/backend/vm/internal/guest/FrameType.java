@@ -1,11 +1,11 @@
 package io.aasm.backend.vm.internal.guest;
 
 /**
- * Frame types of the host-guest protocol, version 3 (src/main/c/guest/PROTOCOL.md). Host-to-guest and
+ * Frame types of the host-guest protocol, version 4 (src/main/c/guest/PROTOCOL.md). Host-to-guest and
  * guest-to-host frames use separate letters; the values are the wire bytes.
  */
 public final class FrameType {
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     /** Host to guest: the plan ("AAVP", u16 version, records). */
     public static final int PLAN = 'P';

@@ -36,6 +36,12 @@ public final class PlanEncoder {
     /** {@code proxyPort}: where the agent listens on the guest's loopback and relays to the host (R_PROXY). */
     public static byte[] encode(GuestPlan p, byte[] seed, Instant now, java.util.Optional<CanaryPlan> canaries,
                                 java.util.OptionalInt proxyPort) {
+        return encode(p, seed, now, canaries, proxyPort, ShareTransport.NINE_P);
+    }
+
+    /** {@code transport}: how the machine the plan goes to carries its shares (every share the same way). */
+    public static byte[] encode(GuestPlan p, byte[] seed, Instant now, java.util.Optional<CanaryPlan> canaries,
+                                java.util.OptionalInt proxyPort, ShareTransport transport) {
         if (seed.length < 32 || seed.length > 256) {
             throw new IllegalArgumentException("the seed is 32 to 256 bytes");
         }
@@ -49,7 +55,8 @@ public final class PlanEncoder {
         e.record(IDS, ByteBuffer.allocate(8).putInt(p.uid()).putInt(p.gid()).array());
         e.record(SEED, seed);
         e.record(CLOCK, ByteBuffer.allocate(12).putLong(now.getEpochSecond()).putInt(now.getNano()).array());
-        p.shares().forEach(s -> e.record(SHARE, new byte[] {(byte) s.slot(), (byte) (s.readOnly() ? 1 : 0)}));
+        p.shares().forEach(s -> e.record(SHARE, concat(new byte[] {(byte) s.slot(), (byte) (s.readOnly() ? 1 : 0),
+            (byte) transport.code}, bytes(ShareTransport.tag(s.slot())))));
         p.view().forEach(e::op);
         for (GuestPlan.Rlimit r : p.rlimits()) {
             e.record(RLIMIT, ByteBuffer.allocate(20).putInt(r.resource()).putLong(r.soft()).putLong(r.hard()).array());
@@ -70,7 +77,13 @@ public final class PlanEncoder {
     private void canaries(CanaryPlan c) {
         record(CANARY, concat(ByteBuffer.allocate(4).putInt(c.mask()).array(), bytes(c.nonce())));
         if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.SYSCALL)) {
-            record(CANARY_SYSCALL, ByteBuffer.allocate(4).putInt(c.targets().syscall().orElseThrow().number()).array());
+            ByteArrayOutputStream names = new ByteArrayOutputStream();
+            for (String n : c.targets().syscall().orElseThrow().names()) {
+                byte[] b = bytes(n);
+                names.write(b.length);
+                names.writeBytes(b);
+            }
+            record(CANARY_SYSCALL, names.toByteArray());
         }
         if (c.domains().contains(io.aasm.ports.capability.CapabilityDomain.RESOURCE)) {
             GuestPlan.Rlimit r = c.targets().ceiling().orElseThrow();

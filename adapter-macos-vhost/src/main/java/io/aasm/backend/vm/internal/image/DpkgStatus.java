@@ -11,12 +11,17 @@ final class DpkgStatus {
     }
 
     static Optional<String> version(Path status, String pkg) {
+        return field(status, pkg, "Version");
+    }
+
+    /** A field of the package's stanza (arm64.sh's unpacked packages record their .deb's "SHA256" this way). */
+    static Optional<String> field(Path status, String pkg, String name) {
         try {
             String text = Files.readString(status);
             for (String stanza : text.split("\n\n")) {
                 if (stanza.startsWith("Package: " + pkg + "\n") || stanza.contains("\nPackage: " + pkg + "\n")) {
-                    return stanza.lines().filter(l -> l.startsWith("Version: ")).map(l -> l.substring(9).trim())
-                            .findFirst();
+                    return stanza.lines().filter(l -> l.startsWith(name + ": "))
+                            .map(l -> l.substring(name.length() + 2).trim()).findFirst();
                 }
             }
         } catch (IOException | RuntimeException e) {

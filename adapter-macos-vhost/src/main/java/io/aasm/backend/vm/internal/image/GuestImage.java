@@ -10,10 +10,11 @@ import java.util.Optional;
 /**
  * An assembled guest image: the uncompressed kernel (booted directly, PVH), the initramfs (the agent as
  * {@code /init} and the modules it loads) and {@code image.json}, which records every input's and output's
- * SHA-256. {@code digest} (of image.json) identifies the image in templates and reports.
+ * SHA-256. {@code digest} (of image.json) identifies the image in templates and reports; {@code arch} is the
+ * guest's architecture ({@code x86_64} or {@code aarch64}; images of schema 1 were all x86_64).
  */
 public record GuestImage(Path dir, Path kernel, Path initramfs, String release, String cmdline, String digest,
-                         String kernelSha256, String initramfsSha256, String agentSha256) {
+                         String kernelSha256, String initramfsSha256, String agentSha256, String arch) {
     public static final String MANIFEST = "image.json";
     public static final String KERNEL = "vmlinux";
     public static final String INITRAMFS = "initramfs.cpio";
@@ -32,7 +33,8 @@ public record GuestImage(Path dir, Path kernel, Path initramfs, String release, 
             }
             return Optional.of(new GuestImage(dir, kernel, initramfs, m.path("kernel").path("release").asText(),
                     m.path("cmdline").asText(), Digests.sha256(bytes), m.path("kernel").path("vmlinux_sha256").asText(),
-                    m.path("initramfs").path("sha256").asText(), m.path("agent").path("sha256").asText()));
+                    m.path("initramfs").path("sha256").asText(), m.path("agent").path("sha256").asText(),
+                    m.path("arch").asText("x86_64")));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -21,9 +21,13 @@ import java.util.stream.Stream;
  * the same inputs is reused; a new one is built beside it and renamed into place.
  */
 public final class ImageBuilder {
-    /** Loaded in this order by the agent (no modprobe in the guest): virtio PCI, the console port, 9p. */
+    /**
+     * Loaded in this order by the agent (no modprobe in the guest): virtio PCI, the console port, 9p, virtiofs
+     * (Debian builds both FUSE and virtiofs as modules, CONFIG_VIRTIO_FS=m; the shares' transport is the plan's).
+     */
     static final List<String> MODULES = List.of("virtio_ring", "virtio", "virtio_pci_legacy_dev",
-            "virtio_pci_modern_dev", "virtio_pci", "virtio_console", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p");
+            "virtio_pci_modern_dev", "virtio_pci", "virtio_console", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p",
+            "fuse", "virtiofs");
     /**
      * No ACPI (its PCI interrupt routing costs ~200 ms under TCG; virtio-pci gets INTx from the MP table), no
      * crypto self-tests, only Landlock as LSM, no console output, and no local APIC timer: under TCG its
@@ -32,6 +36,15 @@ public final class ImageBuilder {
      */
     static final String CMDLINE = "console=ttyS0 quiet loglevel=0 acpi=off panic=-1 cryptomgr.notests lsm=landlock "
             + "tsc=reliable no_timer_check noapictimer rdinit=/init";
+    /**
+     * arm64 (QEMU's virt machine, Virtualization.framework): the PL011 console, device tree rather than ACPI under
+     * QEMU's -kernel, and none of the x86 timer switches.
+     */
+    static final String CMDLINE_ARM64 = "console=ttyAMA0 quiet loglevel=0 panic=-1 cryptomgr.notests lsm=landlock "
+            + "rdinit=/init";
+
+    /** Version 2 added "arch" and an unpacked package's "package_sha256"; an image of another schema is rebuilt. */
+    static final String SCHEMA = "aasm.vm.guest-image/2";
 
     private ImageBuilder() {
     }
@@ -45,15 +58,21 @@ public final class ImageBuilder {
         String kernelInput = digests.sha256(k.image());
         String agentSha = Digests.sha256(agent);
         Optional<GuestImage> existing = GuestImage.load(outDir);
+        String cmdline = cmdline(k);
         // the command line too: an image assembled with an older one would otherwise be kept
         if (existing.isPresent() && existing.get().agentSha256().equals(agentSha)
-                && existing.get().cmdline().equals(CMDLINE) && inputOf(outDir).map(kernelInput::equals).orElse(false)) {
+                && existing.get().cmdline().equals(cmdline) && inputOf(outDir).map(kernelInput::equals).orElse(false)
+                && schemaOf(outDir).equals(SCHEMA)) {
             return existing.get();
         }
         Files.createDirectories(outDir.getParent());
         Path tmp = Files.createTempDirectory(outDir.getParent(), ".image-");
         try {
-            Vmlinux.extract(k.image(), tmp.resolve(GuestImage.KERNEL));
+            if (arm64(k)) {
+                Arm64Kernel.extract(k.image(), tmp.resolve(GuestImage.KERNEL));
+            } else {
+                Vmlinux.extract(k.image(), tmp.resolve(GuestImage.KERNEL));
+            }
             Map<String, Object> modules = new LinkedHashMap<>();
             Cpio cpio = new Cpio().dir("dev").charDevice("dev/console", 0600, 5, 1).dir("proc").dir("sys")
                     .dir("modules").file("init", 0755, Files.readAllBytes(agent));
@@ -91,18 +110,35 @@ public final class ImageBuilder {
         kernel.put("release", k.release());
         kernel.put("package", k.packageName());
         kernel.put("package_version", k.packageVersion());
-        kernel.put("image", k.image().toString());
+        // an unpacked package (arm64.sh) lives under target/: its place is recorded relative, so image.json does not
+        // depend on where the checkout is
+        kernel.put("image", k.packageSha256().isPresent() ? "boot/" + k.image().getFileName() : k.image().toString());
         kernel.put("image_sha256", kernelInput);
+        k.packageSha256().ifPresent(s -> kernel.put("package_sha256", s));
         kernel.put("vmlinux_sha256", Digests.sha256(dir.resolve(GuestImage.KERNEL)));
         kernel.put("vmlinux_size", Files.size(dir.resolve(GuestImage.KERNEL)));
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("schema", "aasm.vm.guest-image/1");
+        m.put("schema", SCHEMA);
         m.put("kernel", kernel);
         m.put("modules", modules);
         m.put("agent", Map.of("sha256", agentSha));
-        m.put("initramfs", Map.of("sha256", Digests.sha256(initramfs), "size", initramfs.length));
-        m.put("cmdline", CMDLINE);
+        // an ordered map: Map.of iterates in an order salted per JVM, which made image.json differ between builds
+        Map<String, Object> ramfs = new LinkedHashMap<>();
+        ramfs.put("sha256", Digests.sha256(initramfs));
+        ramfs.put("size", initramfs.length);
+        m.put("initramfs", ramfs);
+        m.put("arch", arm64(k) ? "aarch64" : "x86_64");
+        m.put("cmdline", cmdline(k));
         return m;
+    }
+
+    /** Debian names its arm64 kernels {@code <abi>-arm64}. */
+    static boolean arm64(KernelSource k) {
+        return k.release().endsWith("-arm64");
+    }
+
+    static String cmdline(KernelSource k) {
+        return arm64(k) ? CMDLINE_ARM64 : CMDLINE;
     }
 
     private static Optional<String> inputOf(Path dir) {
@@ -111,6 +147,14 @@ public final class ImageBuilder {
                     .path("image_sha256").asText());
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    private static String schemaOf(Path dir) {
+        try {
+            return new ObjectMapper().readTree(dir.resolve(GuestImage.MANIFEST).toFile()).path("schema").asText();
+        } catch (IOException e) {
+            return "";
         }
     }
 

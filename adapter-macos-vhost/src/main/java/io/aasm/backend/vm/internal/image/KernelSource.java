@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * its image in {@code /boot} and its modules in {@code /lib/modules}. The generic flavour only: the cloud
  * flavour has no 9p. The newest installed one wins, so the choice is the same on every run.
  */
-public record KernelSource(String release, Path image, Path modules, String packageName, String packageVersion) {
+public record KernelSource(String release, Path image, Path modules, String packageName, String packageVersion,
+                           Optional<String> packageSha256) {
     private static final Pattern GENERIC = Pattern.compile("vmlinuz-((\\d+)\\.(\\d+)\\.(\\d+)-(\\d+)-(amd64|arm64))");
 
     /** The installed generic kernel with the highest version, or why there is none. */
@@ -29,7 +30,7 @@ public record KernelSource(String release, Path image, Path modules, String pack
                     .filter(m -> Files.isDirectory(modulesDir.resolve(m.group(1)).resolve("kernel")))
                     .sorted(Comparator.comparing(KernelSource::versionKey)).toList();
             if (found.isEmpty()) {
-                why.append("no Debian generic kernel package (vmlinuz-<abi>-amd64 in ").append(bootDir)
+                why.append("no Debian generic kernel package (vmlinuz-<abi>-amd64 or -arm64 in ").append(bootDir)
                         .append(" with its modules in ").append(modulesDir)
                         .append("); install one: apt-get install linux-image-amd64");
                 return Optional.empty();
@@ -37,7 +38,8 @@ public record KernelSource(String release, Path image, Path modules, String pack
             String release = found.get(found.size() - 1).group(1);
             String pkg = "linux-image-" + release;
             return Optional.of(new KernelSource(release, bootDir.resolve("vmlinuz-" + release),
-                    modulesDir.resolve(release), pkg, DpkgStatus.version(dpkgStatus, pkg).orElse("unknown")));
+                    modulesDir.resolve(release), pkg, DpkgStatus.version(dpkgStatus, pkg).orElse("unknown"),
+                    DpkgStatus.field(dpkgStatus, pkg, "SHA256")));
         } catch (IOException e) {
             why.append("cannot list ").append(bootDir).append(": ").append(e.getMessage());
             return Optional.empty();

@@ -7,7 +7,6 @@ import io.aasm.ports.policy.SyscallMode;
 import io.aasm.support.canary.HarmlessCalls;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 
 /**
  * What a launch's guest canaries aim at ({@link CanaryTargets}), from its syscall policy and its rlimits. The
@@ -25,19 +24,14 @@ final class CanaryCalls {
     private CanaryCalls() {
     }
 
-    /** {@code numbers}: a call's number in the guest, or -1 when it has none. */
-    static CanaryTargets targets(Optional<Scope.Syscalls> policy, List<GuestPlan.Rlimit> rlimits,
-                                 ToIntFunction<String> numbers) {
-        Optional<CanaryTargets.Call> call = Optional.empty();
-        if (policy.isPresent()) {
-            for (String name : HarmlessCalls.WHEN_INVALID) {
-                int nr = refuses(policy.get(), name) ? numbers.applyAsInt(name) : -1;
-                if (nr >= 0) {
-                    call = Optional.of(new CanaryTargets.Call(name, nr));
-                    break;
-                }
-            }
-        }
+    /** Candidates per launch: enough that some exists on any architecture, few enough to keep the record small. */
+    static final int CANDIDATES = 8;
+
+    /** The syscall canary's candidates are the harmless calls the policy refuses; the guest tries the first it has. */
+    static CanaryTargets targets(Optional<Scope.Syscalls> policy, List<GuestPlan.Rlimit> rlimits) {
+        Optional<CanaryTargets.Call> call = policy.map(p -> HarmlessCalls.WHEN_INVALID.stream()
+                .filter(n -> refuses(p, n)).limit(CANDIDATES).toList()).filter(l -> !l.isEmpty())
+                .map(CanaryTargets.Call::new);
         List<String> refused = policy.map(p -> CANARIES_MAKE.stream().filter(n -> refuses(p, n)).toList())
                 .orElse(List.of());
         return new CanaryTargets(call, rlimits.stream().findFirst(), CanaryTargets.UNREACHABLE_RESOLVER,

@@ -9,7 +9,8 @@ import java.util.List;
  * The guest's seccomp programs. Every launch gets the hardening baseline (the native backend's, for the same
  * reasons: what a program could use to leave or widen its confinement, even inside a guest): new namespaces
  * through any entry point, the mount family, tracing, keyrings, BPF, modules, kexec, terminal injection.
- * The policy's own list (syscall domain) and the fork denial (process creation) are separate programs.
+ * The policy's own list (syscall domain) and the fork denial (process creation) are separate programs. Each is a
+ * description by call name that the guest compiles for its own architecture ({@link Seccomp}).
  */
 final class SeccompPrograms {
     static final List<String> DENIED = List.of("mount", "umount2", "pivot_root", "move_mount", "open_tree",
@@ -28,49 +29,50 @@ final class SeccompPrograms {
     private static final long TIOCSTI = 0x5412;
     private static final long TIOCLINUX = 0x541c;
 
-    private final Seccomp seccomp;
-
-    SeccompPrograms(Seccomp seccomp) {
-        this.seccomp = seccomp;
+    SeccompPrograms() {
     }
 
-    /** A call's number on this (and the guest's) architecture, -1 when libseccomp does not know it. */
-    int number(String name) {
-        return seccomp.number(name);
-    }
-
-    byte[] baseline() throws IOException {
+    /** Every call in the baseline is optional: a call the guest's architecture lacks is no entry point there. */
+    byte[] baseline() {
         List<Seccomp.Rule> rules = new ArrayList<>(Seccomp.named(DENIED, Seccomp.EPERM));
         rules.add(Seccomp.Rule.plain("clone3", Seccomp.ENOSYS)); // its flags are in memory seccomp cannot read
         for (long bit = 1; bit != 0 && bit <= CLONE_NEW; bit <<= 1) {
             if ((CLONE_NEW & bit) != 0) {
-                rules.add(new Seccomp.Rule("clone", Seccomp.EPERM, new long[][] {Seccomp.maskedEq(0, bit, bit)}));
+                rules.add(new Seccomp.Rule("clone", Seccomp.EPERM, false, new long[][] {Seccomp.maskedEq(0, bit, bit)}));
             }
         }
-        rules.add(new Seccomp.Rule("ioctl", Seccomp.EPERM, new long[][] {Seccomp.eq(1, TIOCSTI)}));
-        rules.add(new Seccomp.Rule("ioctl", Seccomp.EPERM, new long[][] {Seccomp.eq(1, TIOCLINUX)}));
-        return seccomp.compile(Seccomp.ALLOW, rules, true);
+        rules.add(new Seccomp.Rule("ioctl", Seccomp.EPERM, false, new long[][] {Seccomp.eq(1, TIOCSTI)}));
+        rules.add(new Seccomp.Rule("ioctl", Seccomp.EPERM, false, new long[][] {Seccomp.eq(1, TIOCLINUX)}));
+        return Seccomp.describe(Seccomp.ALLOW, rules.stream().map(Seccomp.Rule::optionalHere).toList());
     }
 
-    /** fork and vfork fail with EPERM, clone without CLONE_THREAD too (threads stay possible). */
-    byte[] noFork() throws IOException {
-        List<Seccomp.Rule> rules = new ArrayList<>(Seccomp.named(List.of("fork", "vfork"), Seccomp.EPERM));
-        rules.add(new Seccomp.Rule("clone", Seccomp.EPERM, new long[][] {Seccomp.maskedEq(0, CLONE_THREAD, 0)}));
-        return seccomp.compile(Seccomp.ALLOW, rules, false);
+    /**
+     * fork and vfork fail with EPERM, clone without CLONE_THREAD too (threads stay possible). fork and vfork are
+     * optional: arm64 has neither (its C library forks through clone), clone is required everywhere.
+     */
+    byte[] noFork() {
+        List<Seccomp.Rule> rules = new ArrayList<>();
+        Seccomp.named(List.of("fork", "vfork"), Seccomp.EPERM).forEach(r -> rules.add(r.optionalHere()));
+        rules.add(new Seccomp.Rule("clone", Seccomp.EPERM, false, new long[][] {Seccomp.maskedEq(0, CLONE_THREAD, 0)}));
+        return Seccomp.describe(Seccomp.ALLOW, rules);
     }
 
-    /** The policy's list; an unknown name is an IOException naming it. */
+    /**
+     * The policy's list, every name required: the guest refuses the plan, before anything runs, when its
+     * architecture has no call of that name. Here only the name's form is checked (IOException naming it).
+     */
     byte[] policy(SyscallMode mode, List<String> names) throws IOException {
         for (String n : names) {
-            if (seccomp.number(n) < 0) {
+            if (!Seccomp.wellFormed(n)) {
                 throw new IOException("unknown system call '" + n + "'");
             }
         }
         if (mode == SyscallMode.DENY) {
-            return seccomp.compile(Seccomp.ALLOW, Seccomp.named(names, Seccomp.EPERM), false);
+            return Seccomp.describe(Seccomp.ALLOW, Seccomp.named(names, Seccomp.EPERM));
         }
-        List<String> allowed = new ArrayList<>(names);
-        STARTUP.stream().filter(n -> !allowed.contains(n)).forEach(allowed::add);
-        return seccomp.compile(Seccomp.EPERM, Seccomp.named(allowed, Seccomp.ALLOW), true);
+        List<Seccomp.Rule> rules = new ArrayList<>(Seccomp.named(names, Seccomp.ALLOW));
+        STARTUP.stream().filter(n -> !names.contains(n)).forEach(n -> rules.add(Seccomp.Rule.plain(n, Seccomp.ALLOW)
+                .optionalHere()));
+        return Seccomp.describe(Seccomp.EPERM, rules);
     }
 }

@@ -32,14 +32,10 @@ public final class VmLowerer {
     private final List<String> ownState;
 
     /** {@code ownState}: this backend's own folders, protected like aasm's (added to every spec's). */
-    public VmLowerer(Seccomp seccomp, int slots, List<String> ownState) {
-        this.seccomp = new SeccompPrograms(seccomp);
+    public VmLowerer(int slots, List<String> ownState) {
+        this.seccomp = new SeccompPrograms();
         this.slots = slots;
         this.ownState = List.copyOf(ownState);
-    }
-
-    public static Optional<Seccomp> seccomp(StringBuilder why) {
-        return Seccomp.load(why);
     }
 
     public VmLowering lower(ExecutionSpec spec, List<ControlRequirement> reqs, int uid, int gid) {
@@ -102,11 +98,7 @@ public final class VmLowerer {
             put(steps, scopes, CapabilityDomain.PROCESS_CREATION, List.of("pids.max " + c.maxProcesses()
                     + " on the tree's cgroup in the guest"));
         } else if (proc != null) {
-            try {
-                programs.add(seccomp.noFork());
-            } catch (IOException e) {
-                return new VmLowering.Refused(CapabilityDomain.PROCESS_CREATION, e.getMessage());
-            }
+            programs.add(seccomp.noFork());
             put(steps, scopes, CapabilityDomain.PROCESS_CREATION, List.of("seccomp in the guest: fork, vfork and clone"
                     + " without CLONE_THREAD fail with EPERM"));
         }
@@ -119,8 +111,7 @@ public final class VmLowerer {
                 layout.slots().stream().map(s -> new GuestPlan.Share(s.slot(), s.readOnly())).toList(), view,
                 limits.rlimits(), limits.memory(), limits.pids(), layout.landlock(), rules, programs);
         CanaryTargets targets = CanaryCalls.targets(Optional.ofNullable(scopes.get(CapabilityDomain.SYSCALL))
-                .filter(Scope.Syscalls.class::isInstance).map(Scope.Syscalls.class::cast), limits.rlimits(),
-                seccomp::number);
+                .filter(Scope.Syscalls.class::isInstance).map(Scope.Syscalls.class::cast), limits.rlimits());
         return new VmLowering.Lowered(new VmLaunch(plan, layout.slots().stream().map(s -> new VmLaunch.ShareSlot(s.slot(),
                 s.hostPath(), s.readOnly())).toList(), limits.wallClock(), steps, proxyPort, targets, spec.verify()));
     }

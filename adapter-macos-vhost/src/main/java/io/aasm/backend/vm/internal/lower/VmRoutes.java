@@ -72,8 +72,9 @@ public final class VmRoutes {
                     + "naming no server and nsswitch.conf (files only) bound into the view; the guest has no network "
                     + "device, so no resolver outside it is reachable", List.of("a program that reads another hosts "
                     + "file of a read grant sees that file"), List.of());
-            case SYSCALL -> new Route.Supported("seccomp-bpf in the guest, compiled by name with the host's libseccomp"
-                    + " (the guest is x86_64 like the host); a denied call fails with EPERM", List.of("the guest kernel "
+            case SYSCALL -> new Route.Supported("seccomp-bpf in the guest, compiled by name by the guest agent with its "
+                    + "own libseccomp for the guest's architecture; a denied call fails with EPERM, a name the guest's "
+                    + "architecture does not have refuses the launch before the program runs", List.of("the guest kernel "
                     + "is " + "older than the host's: calls it lacks fail with ENOSYS whatever the list says"), List.of());
             case PROCESS_CREATION -> s instanceof Scope.ProcessCeiling
                     ? new Route.Supported("pids.max of the tree's cgroup in the guest", List.of("threads count as "

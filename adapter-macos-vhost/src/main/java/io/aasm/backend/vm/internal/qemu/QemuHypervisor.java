@@ -1,5 +1,6 @@
 package io.aasm.backend.vm.internal.qemu;
 
+import io.aasm.backend.vm.internal.guest.ShareTransport;
 import io.aasm.backend.vm.internal.image.FileDigests;
 import io.aasm.backend.vm.internal.image.GuestImage;
 import io.aasm.backend.vm.internal.image.ImageBuilder;
@@ -61,6 +62,13 @@ public final class QemuHypervisor implements Hypervisor {
         if (!Files.isExecutable(settings.setpriv())) {
             why.append(settings.setpriv()).append(" is missing (apt-get install util-linux): QEMU is started under it");
             return null;
+        }
+        if (settings.shares() == ShareTransport.VIRTIOFS) {
+            Optional<String> no = Virtiofsd.unavailable(settings.vm().uid() == 0);
+            if (no.isPresent()) {
+                why.append(no.get());
+                return null;
+            }
         }
         Optional<QemuBinary> qemu = QemuBinary.find(settings.qemu(), System.getenv("PATH"), digests(), why);
         if (qemu.isEmpty()) {
@@ -125,6 +133,10 @@ public final class QemuHypervisor implements Hypervisor {
     public Machine start(List<VmLaunch.ShareSlot> shares) throws IOException {
         Template t = template();
         Ready r = ready;
+        if (settings.shares() == ShareTransport.VIRTIOFS) {
+            return VirtiofsBoot.start(r.qemu(), r.image(), t.shape(), shares, spawner, r.runs(), timers,
+                    settings.vm().bootMillis());
+        }
         List<QemuArgs.Slot> slots = new ArrayList<>();
         for (int i = 0; i < t.shape().slots(); i++) {
             slots.add(new QemuArgs.Slot(r.runs().emptyDir(), true));
@@ -154,7 +166,8 @@ public final class QemuHypervisor implements Hypervisor {
                 settings.vm().memoryMib(), settings.vm().vcpus(), settings.vm().slots()));
         return r.get().qemu().version() + ", " + r.get().qemu().machine() + ", " + t.map(x -> x.shape().describe()
                 + ", guest kernel " + x.hello().kernel() + ", restored from a template (its cold boot took "
-                + x.bootMillis() + " ms)").orElse("no template yet") + "; image " + r.get().image().digest()
+                + x.bootMillis() + " ms)").orElse("no template yet") + (settings.shares() == ShareTransport.VIRTIOFS
+                ? "; virtiofs shares, a cold boot per launch" : "; 9p shares") + "; image " + r.get().image().digest()
                 .substring(0, 16);
     }
 
@@ -171,6 +184,7 @@ public final class QemuHypervisor implements Hypervisor {
         key.put("shape", settings.vm().memoryMib() + " MiB, " + settings.vm().vcpus() + " vCPU, "
                 + settings.vm().slots() + " slots");
         key.put("accelerator", accelerators.mode());
+        key.put("shares", settings.shares().label);
         return key;
     }
 
@@ -184,6 +198,11 @@ public final class QemuHypervisor implements Hypervisor {
         @Override
         public io.aasm.backend.vm.internal.guest.FrameChannel channel() {
             return machine.channel();
+        }
+
+        @Override
+        public ShareTransport transport() {
+            return ShareTransport.NINE_P;
         }
 
         @Override

@@ -81,10 +81,22 @@ public final class QemuMachine implements AutoCloseable {
     private static QemuMachine start(QemuBinary qemu, GuestImage image, Shape shape, Path ram, boolean template,
                                      List<QemuArgs.Slot> slots, Spawner spawner, Path runDir, long connectMillis)
             throws IOException {
+        return start(QemuArgs.command(qemu, image, shape, ram, template, runDir.resolve("ctl.sock"),
+                runDir.resolve("qmp.sock"), slots), spawner, runDir, connectMillis);
+    }
+
+    /** A cold boot with virtiofs shares (their daemons already listening); the caller waits for the hello. */
+    static QemuMachine bootVirtiofs(QemuBinary qemu, GuestImage image, Shape shape, List<Virtiofsd.Daemon> daemons,
+                                    Spawner spawner, Path runDir, long connectMillis) throws IOException {
+        return start(QemuArgs.virtiofs(qemu, image, shape, runDir.resolve("ctl.sock"), runDir.resolve("qmp.sock"),
+                daemons), spawner, runDir, connectMillis);
+    }
+
+    private static QemuMachine start(List<String> cmd, Spawner spawner, Path runDir, long connectMillis)
+            throws IOException {
         Path ctlPath = runDir.resolve("ctl.sock");
         Path qmpPath = runDir.resolve("qmp.sock");
         try (Listener ctl = new Listener(ctlPath); Listener mon = new Listener(qmpPath)) {
-            List<String> cmd = QemuArgs.command(qemu, image, shape, ram, template, ctlPath, qmpPath, slots);
             Process p = spawner.start(cmd, Map.of("PATH", "/usr/bin:/bin", "LANG", "C"), runDir.resolve("qemu.log"));
             LaunchStages.mark("vm_spawn");
             try {

@@ -32,8 +32,21 @@ public final class Spawner implements AutoCloseable {
 
     /** The command under setpriv, its environment only {@code env}, stdout discarded, stderr into {@code log}. */
     public Process start(List<String> command, Map<String, String> env, Path log) throws IOException {
+        return start(command, env, log, false);
+    }
+
+    /**
+     * As {@link #start(List, Map, Path)} but keeping the caller's capabilities: for virtiofsd, which needs them to
+     * build its own sandbox (mount namespace, pivot_root) and then drops all but the few its file operations use.
+     */
+    Process startKeepingCapabilities(List<String> command, Map<String, String> env, Path log) throws IOException {
+        return start(command, env, log, true);
+    }
+
+    private Process start(List<String> command, Map<String, String> env, Path log, boolean keepCaps)
+            throws IOException {
         List<String> full = new ArrayList<>(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--no-new-privs"));
-        if (root) {
+        if (root && !keepCaps) {
             full.addAll(List.of("--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all"));
         }
         full.add("--");

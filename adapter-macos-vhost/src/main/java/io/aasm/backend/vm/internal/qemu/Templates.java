@@ -165,7 +165,7 @@ public final class Templates {
         }
     }
 
-    static void deleteTree(Path p) {
+    public static void deleteTree(Path p) {
         if (p == null || !Files.exists(p)) {
             return;
         }

@@ -2,7 +2,6 @@ package io.aasm.backend.vm.internal.runtime;
 
 import io.aasm.backend.vm.internal.guest.GuestPlan;
 import io.aasm.backend.vm.internal.guest.GuestSession;
-import io.aasm.backend.vm.internal.lower.Seccomp;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.backend.vm.internal.lower.VmLowerer;
 import io.aasm.backend.vm.internal.lower.VmLowering;
@@ -46,8 +45,6 @@ public final class VmBoundary {
     private final String id;
     private final String source;
     private final Hypervisor hypervisor;
-    private final Optional<Seccomp> seccomp;
-    private final String seccompProblem;
     private final VmSettings settings;
     private final VmStarts starts;
     private final ProbeState probes;
@@ -58,9 +55,6 @@ public final class VmBoundary {
         this.source = source;
         this.hypervisor = hypervisor;
         this.settings = settings;
-        StringBuilder why = new StringBuilder();
-        this.seccomp = VmLowerer.seccomp(why);
-        this.seccompProblem = why.toString();
         this.starts = new VmStarts(hypervisor, timers, settings.answerMillis());
         this.probes = new ProbeState(id, VERSION, settings, hypervisor,
                 () -> new VmProbeSuite(this::runDirect, settings.scratchDir(),
@@ -73,11 +67,8 @@ public final class VmBoundary {
     }
 
     public Optional<String> unavailable() {
-        Optional<String> why = hypervisor.unavailable();
-        if (why.isPresent()) {
-            return why;
-        }
-        return seccomp.isEmpty() ? Optional.of(seccompProblem) : Optional.empty();
+        // The guest compiles its own seccomp programs (lower/Seccomp): nothing of the host's libseccomp is needed.
+        return hypervisor.unavailable();
     }
 
     /** What a listing shows: cached verdicts or "not yet measured"; never boots a guest. */
@@ -193,7 +184,7 @@ public final class VmBoundary {
     }
 
     private VmLowerer lowerer() {
-        return new VmLowerer(seccomp.orElseThrow(), settings.slots(), List.of(settings.stateDir().toString(),
+        return new VmLowerer(settings.slots(), List.of(settings.stateDir().toString(),
                 settings.probeDir().toString()));
     }
 

@@ -67,7 +67,7 @@ final class VmStarts {
         RANDOM.nextBytes(seed);
         Optional<CanaryPlan> canaries = GuestCanaries.choose(launch);
         GuestPlan plan = mediated.map(x -> launch.plan().withEnvironment(x.environment())).orElse(launch.plan());
-        byte[] encoded = PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort());
+        byte[] encoded = PlanEncoder.encode(plan, seed, Instant.now(), canaries, launch.proxyPort(), m.transport());
         LaunchStages.mark("vm_plan");
         StartOutcome out = session.start(encoded);
         watchdog.cancel(false);

@@ -55,12 +55,25 @@ final class HelperCheck {
         if (bin.isPresent()) {
             return bin;
         }
-        if (settings.image().isEmpty() || GuestImage.load(settings.image().get()).isEmpty()) {
+        Optional<GuestImage> image = settings.image().flatMap(GuestImage::load);
+        if (image.isEmpty()) {
             return Optional.of("no guest image in " + settings.image().map(Object::toString).orElse("(image.dir not set)")
-                    + ": on macOS the image (an arm64 kernel and the initramfs) must be built and configured, see "
-                    + "docs/vm.md");
+                    + ": on an Apple-silicon Mac give image.dir the arm64 image a Linux build assembles "
+                    + "(adapter-macos-vhost/target/guest-image-arm64), see docs/vm.md");
+        }
+        String host = hostArch();
+        if (!image.get().arch().equals(host)) {
+            return Optional.of("the guest image in " + image.get().dir() + " is for " + image.get().arch() + " and "
+                    + "Virtualization.framework runs guests of the host's own architecture (" + host + "); on an "
+                    + "Apple-silicon Mac use the arm64 image (target/guest-image-arm64), see docs/vm.md");
         }
         return Optional.ofNullable(refused);
+    }
+
+    /** The kernel's name for this machine's architecture, as image.json records it. */
+    static String hostArch() {
+        String a = System.getProperty("os.arch", "");
+        return a.equals("aarch64") || a.equals("arm64") ? "aarch64" : a.equals("amd64") ? "x86_64" : a;
     }
 
     void refuse(String why) {

@@ -42,6 +42,12 @@ final class HelperMachine implements Machine {
         return startMillis;
     }
 
+    /** Virtualization.framework shares folders only as virtiofs (CONTRACT.md). */
+    @Override
+    public io.aasm.backend.vm.internal.guest.ShareTransport transport() {
+        return io.aasm.backend.vm.internal.guest.ShareTransport.VIRTIOFS;
+    }
+
     @Override
     public boolean alive() {
         return process.isAlive();

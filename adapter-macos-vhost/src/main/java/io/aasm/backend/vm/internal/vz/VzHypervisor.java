@@ -2,6 +2,7 @@ package io.aasm.backend.vm.internal.vz;
 
 import io.aasm.backend.vm.internal.guest.GuestSession;
 import io.aasm.backend.vm.internal.guest.Hello;
+import io.aasm.backend.vm.internal.guest.ShareTransport;
 import io.aasm.backend.vm.internal.image.GuestImage;
 import io.aasm.backend.vm.internal.lower.VmLaunch;
 import io.aasm.backend.vm.internal.qemu.RunDirs;
@@ -64,12 +65,11 @@ public final class VzHypervisor implements Hypervisor {
             throw new IOException(why.get());
         }
         RunDirs runs = new RunDirs(settings.vm().stateDir());
+        // exactly the shares the plan names, under the tags it names: a cold boot per launch needs no fixed device
+        // list (a template would), and every device costs boot time
         List<HelperContract.Share> slots = new ArrayList<>();
-        for (int i = 0; i < settings.vm().slots(); i++) {
-            slots.add(new HelperContract.Share("s" + i, true, runs.emptyDir().toString()));
-        }
         for (VmLaunch.ShareSlot s : shares) {
-            slots.set(s.slot(), new HelperContract.Share("s" + s.slot(), s.readOnly(), s.hostPath()));
+            slots.add(new HelperContract.Share(ShareTransport.tag(s.slot()), s.readOnly(), s.hostPath()));
         }
         byte[] config = HelperContract.config(image(), settings.vm().vcpus(), settings.vm().memoryMib(), slots);
         RunDirs.Run run = runs.create();

@@ -26,7 +26,7 @@ class CanaryRecordsEncodingTest {
     private static final GuestPlan PLAN = new GuestPlan("/bin/true", List.of("true"), Map.of(), "/", 0, 0, List.of(),
             List.of(), List.of(new GuestPlan.Rlimit(7, 64, 64)), OptionalLong.empty(), OptionalLong.empty(), false,
             List.of(), List.of());
-    private static final CanaryTargets TARGETS = new CanaryTargets(Optional.of(new CanaryTargets.Call("mkdir", 83)),
+    private static final CanaryTargets TARGETS = new CanaryTargets(Optional.of(CanaryTargets.Call.of("mkdir", "mkdirat")),
             Optional.of(new GuestPlan.Rlimit(7, 64, 64)), CanaryTargets.UNREACHABLE_RESOLVER, Set.of());
 
     @Test
@@ -35,7 +35,8 @@ class CanaryRecordsEncodingTest {
                 CapabilityDomain.CREDENTIAL, CapabilityDomain.RESOURCE), "0123456789abcdef", TARGETS);
         Map<Integer, byte[]> r = records(PlanEncoder.encode(PLAN, new byte[32], Instant.EPOCH, Optional.of(c)));
         assertEquals(16 | 32 | 64 | 128, ByteBuffer.wrap(r.get(0x70)).getInt());
-        assertArrayEquals(ByteBuffer.allocate(4).putInt(83).array(), r.get(0x71));
+        // candidate names, u8 length each: the guest calls the first its architecture has (protocol version 4)
+        assertArrayEquals("\u0005mkdir\u0007mkdirat".getBytes(java.nio.charset.StandardCharsets.US_ASCII), r.get(0x71));
         assertArrayEquals(ByteBuffer.allocate(12).putInt(7).putLong(64).array(), r.get(0x72));
         assertArrayEquals(new byte[] {(byte) 198, 18, 0, 53, 0, 53}, r.get(0x73));
     }
@@ -59,11 +60,13 @@ class CanaryRecordsEncodingTest {
     }
 
     @Test
-    void thePlanSpeaksVersionThree() {
+    void thePlanSpeaksVersionFour() {
+        // version 4: seccomp programs and the syscall canary's calls by name, compiled in the guest; the shares'
+        // transport and tag
         byte[] p = PlanEncoder.encode(PLAN, new byte[32], Instant.EPOCH);
         assertEquals("AAVP", new String(p, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals(3, ByteBuffer.wrap(p, 4, 2).getShort());
-        assertEquals(3, FrameType.VERSION);
+        assertEquals(4, ByteBuffer.wrap(p, 4, 2).getShort());
+        assertEquals(4, FrameType.VERSION);
         assertTrue(CanaryPlan.SUPPORTED.containsAll(EnumSet.of(CapabilityDomain.SYSCALL,
                 CapabilityDomain.NAME_RESOLUTION, CapabilityDomain.CREDENTIAL, CapabilityDomain.RESOURCE)));
     }
