@@ -60,6 +60,37 @@ def cpu_ms(pid):
             (int(fields[13]) + int(fields[14])) * 1000.0 / CLK_TCK)
 
 
+def zygotes(pid):
+    """The kernel's pre-forked launchers (`aasm-launch serve`, PROTOCOL.md "Zygote"): the launchers they reap are
+    theirs, not the JVM's, so their CPU counts as the kernel's children's."""
+    out = []
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                for child in f.read().split():
+                    try:
+                        with open("/proc/%s/cmdline" % child, "rb") as c:
+                            if b"\0serve\0" in c.read():
+                                out.append(int(child))
+                    except OSError:
+                        pass
+    except OSError:
+        pass
+    return out
+
+
+def cpu_with_zygotes(pid):
+    """cpu_ms of the kernel, with each zygote's own and reaped CPU added to the children's column."""
+    own, kids = cpu_ms(pid)
+    for z in zygotes(pid):
+        try:
+            zo, zk = cpu_ms(z)
+            kids += zo + zk
+        except OSError:
+            pass
+    return own, kids
+
+
 def rss_mib(pid):
     """The process's resident set (VmRSS) in MiB, or NaN when it cannot be read."""
     try:
@@ -109,7 +140,7 @@ class Arm:
     def account(self, phase, before, launches):
         """Adds the kernel's CPU since `before` (a cpu_ms() pair) to `phase`."""
         if self.pid:
-            now = cpu_ms(self.pid)
+            now = cpu_with_zygotes(self.pid)
             own, kids, n = self.cpu.get(phase, (0.0, 0.0, 0))
             self.cpu[phase] = (own + now[0] - before[0], kids + now[1] - before[1], n + launches)
 
@@ -118,7 +149,7 @@ class Arm:
             self.rss.append((after, rss_mib(self.pid)))
 
     def snapshot(self):
-        return cpu_ms(self.pid) if self.pid else (0.0, 0.0)
+        return cpu_with_zygotes(self.pid) if self.pid else (0.0, 0.0)
 
     def aasm(self, *args, check=True):
         return subprocess.run([os.path.join(self.dist, "bin", "aasm"), *args], env=self.env, check=check,

@@ -45,6 +45,7 @@
 #include "pty.h"
 #include "relay.h"
 #include "view.h"
+#include "zygote.h"
 
 #define EXIT_REFUSED 121
 #define EXIT_LAUNCHER_ERROR 122
@@ -906,18 +907,26 @@ static int outer_main(pid_t init, int exec_r, int report_r, int lifeline_w) {
 }
 
 extern char **environ;
+static int launch(const char *spec);
 
 int main(int argc, char **argv) {
-    clock_gettime(CLOCK_MONOTONIC, &t_start);
     /* Executed from a sealed memory file, the kernel would name us after the descriptor: keep a stable name,
      * by which the resident kernel recognises a caller inside a boundary (an ancestor named aasm-launch). */
     prctl(PR_SET_NAME, "aasm-launch", 0, 0, 0);
     /* The launcher's own environment is never passed on; wipe it so no copy of it lingers. */
     for (char **e = environ; e && *e; e++) memset(*e, 0, strlen(*e));
     signal(SIGPIPE, SIG_IGN);
+    if (argc == 3 && strcmp(argv[1], "serve") == 0) return zygote_serve(argv[2], launch);
+    if (argc != 2) refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write> | serve unix:<socket>");
+    return launch(argv[1]);
+}
+
+/* One launch, from the inventory of what was inherited to the program's end: run by a fresh launcher, or by a
+ * child the zygote forked (which starts here with only the request's stdio open, like a fresh exec). */
+static int launch(const char *spec) {
+    clock_gettime(CLOCK_MONOTONIC, &t_start);
     take_inventory();
-    if (argc != 2) refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write>");
-    open_channel(argv[1]);
+    open_channel(spec);
 
     uint32_t len;
     unsigned char *body = read_message(&len);

@@ -22,7 +22,7 @@ if [ -f "$out/aasm-launch" ] && [ -f "$out/aasm-launch.sha256" ] && [ -z "$(find
     exit 0
 fi
 tmp="$out/.aasm-launch.$$"
-"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$tmp" "$src/aasm-launch.c" "$src/plan.c" "$src/relay.c" "$src/view.c" "$src/authority.c" "$src/pty.c" "$src/canary.c" "$src/decisions.c" "$src/inject.c"
+"$cc" -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -o "$tmp" "$src/aasm-launch.c" "$src/plan.c" "$src/relay.c" "$src/view.c" "$src/authority.c" "$src/pty.c" "$src/canary.c" "$src/decisions.c" "$src/inject.c" "$src/zygote.c"
 strip "$tmp" 2>/dev/null || true
 sum="$(sha256sum "$tmp" | cut -d' ' -f1)"
 printf '%s  aasm-launch\n' "$sum" > "$tmp.sha256"

@@ -251,4 +251,65 @@ class ResidentIT {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals("before\nduring\nafter\n", Files.readString(out), Files.readString(dir.resolve("err")));
     }
+
+    /** The kernel's pre-forked launcher (aasm-native, PROTOCOL.md "Zygote"): its children named by `serve`. */
+    private static List<Long> zygotes() throws Exception {
+        return ProcessHandle.of(kernel.pid()).orElseThrow().children().filter(h -> {
+            try {
+                return new String(Files.readAllBytes(Path.of("/proc/" + h.pid() + "/cmdline"))).contains("\0serve\0");
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        }).map(ProcessHandle::pid).toList();
+    }
+
+    private static final String FACTS = "for f in /proc/self/fd/*; do echo fd ${f##*/}; done; env | sort; echo cwd $(pwd)";
+
+    @Test
+    void aConfinedLaunchLeavesNothingTheNextOneSees(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a")), b = Files.createDirectories(dir.resolve("b"));
+        // Every read the facts need, and ONLY_A delegated: what A has to leave behind is really A's.
+        Path policy = Files.writeString(dir.resolve("facts.yaml"), "apiVersion: aasm/v1\nkind: Policy\n"
+                + "metadata: {name: zygote-facts}\nisolation: process\nfilesystem:\n  read: {allow: [/usr, /etc, /lib, "
+                + "/lib64, /bin, /sbin, /proc, /dev, " + dir.toRealPath() + "]}\ncredentials: {delegate: [PATH, ONLY_A]}\n");
+        String[] launch = {"run", "exec", "--policy", policy.toString(), "--isolation-backend", "aasm-native", "--", "sh", "-c"};
+        Aasm.Result first = run(a, Map.of("ONLY_A", "secret-of-a"), concat(launch, "exec 7</dev/null; " + FACTS));
+        assertEquals(0, first.exit(), first.toString());
+        // The control: A's own descriptor, variable and directory are there to leak.
+        assertTrue(first.out().contains("fd 7") && first.out().contains("ONLY_A=secret-of-a")
+                && first.out().contains("cwd " + a.toRealPath()), first.toString());
+        assertEquals(1, zygotes().size(), "aasm-native's launches fork from one zygote: " + zygotes());
+        Aasm.Result second = run(b, Map.of(), concat(launch, FACTS));
+        assertEquals(0, second.exit(), second.toString());
+        assertTrue(second.out().contains("cwd " + b.toRealPath()), second.toString());
+        assertFalse(second.out().contains("fd 7") || second.out().contains("ONLY_A") || second.out().contains(a.toString()),
+                second.toString());
+        List<String> fdsA = first.out().lines().filter(l -> l.startsWith("fd ") && !l.equals("fd 7")).toList();
+        assertEquals(fdsA, second.out().lines().filter(l -> l.startsWith("fd ")).toList(), second.toString());
+    }
+
+    private static String[] concat(String[] head, String last) {
+        String[] all = java.util.Arrays.copyOf(head, head.length + 1);
+        all[head.length] = last;
+        return all;
+    }
+
+    @Test
+    void aKilledLauncherZygoteNeverFailsTheNextLaunch(@TempDir Path dir) throws Exception {
+        String[] cmd = {"run", "exec", "--isolation", "process", "--isolation-backend", "aasm-native", "--", "echo", "up"};
+        Aasm.Result first = run(dir, Map.of(), cmd);
+        assertEquals(0, first.exit(), first.toString());
+        List<Long> before = zygotes();
+        assertEquals(1, before.size(), "one zygote after an aasm-native launch: " + before);
+        ProcessHandle z = ProcessHandle.of(before.get(0)).orElseThrow();
+        z.destroyForcibly();
+        z.onExit().get(30, TimeUnit.SECONDS);
+        Aasm.Result second = run(dir, Map.of(), cmd);
+        assertEquals(0, second.exit(), second.toString());
+        assertEquals("up\n", second.out(), second.toString());
+        assertTrue(second.err().contains("posture=READY"), second.toString());
+        List<Long> after = zygotes();
+        assertEquals(1, after.size(), "started again: " + after);
+        assertFalse(after.contains(before.get(0)), after.toString());
+    }
 }

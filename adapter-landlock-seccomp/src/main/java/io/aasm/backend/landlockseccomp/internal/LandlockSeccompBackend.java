@@ -6,6 +6,7 @@ import io.aasm.backend.landlockseccomp.internal.host.HostDetector;
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
 import io.aasm.backend.landlockseccomp.internal.launcher.LaunchOptions;
 import io.aasm.backend.landlockseccomp.internal.launcher.LauncherBinary;
+import io.aasm.backend.landlockseccomp.internal.launcher.ZygoteSupply;
 import io.aasm.support.digest.DigestCache;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowerer;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowering;
@@ -40,6 +41,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -67,12 +69,20 @@ public final class LandlockSeccompBackend implements IsolationBackend {
     private final Optional<Launches> launches;
     private final MeasuredCapabilities measured;
 
+    /** The framework property only the resident kernel's face sets (its socket). */
+    static final String RESIDENT_SOCKET = "aasm.resident.socket";
+
     @Activate
-    public LandlockSeccompBackend(LandlockSeccompBackendConfig config) {
-        this(LandlockSeccompSettings.from(config));
+    public LandlockSeccompBackend(LandlockSeccompBackendConfig config, BundleContext context) {
+        // A zygote pays off only in a process that launches many times: the resident kernel, not a one-shot CLI.
+        this(LandlockSeccompSettings.from(config), ZygoteSupply.enabled(context.getProperty(RESIDENT_SOCKET) != null));
     }
 
     public LandlockSeccompBackend(LandlockSeccompSettings settings) {
+        this(settings, ZygoteSupply.enabled(false));
+    }
+
+    public LandlockSeccompBackend(LandlockSeccompSettings settings, boolean zygote) {
         this.facts = HostDetector.real().detect().narrowed(settings.maxLandlockAbi(), settings.assumeUnprivileged(),
                 settings.assumeNoUserNamespaces());
         Optional<FilterCompiler> compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load()))
@@ -92,7 +102,7 @@ public final class LandlockSeccompBackend implements IsolationBackend {
         }
         this.launcher = bin;
         this.launcherProblem = problem;
-        this.launches = bin.map(b -> new Launches(facts, b, LandlockSeccompSettings.stateDir()));
+        this.launches = bin.map(b -> new Launches(facts, b, LandlockSeccompSettings.stateDir(), zygote));
         reclaimLeftovers(facts);
         this.measured = new MeasuredCapabilities(facts, this::unavailable,
                 () -> new ProbeCache(probeDir, facts.bootId(), facts.kernelRelease(), launcher.get().sha256(),

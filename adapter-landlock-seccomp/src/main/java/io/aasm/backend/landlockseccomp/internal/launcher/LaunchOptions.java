@@ -11,10 +11,11 @@ import java.util.Optional;
 /**
  * How to start the launcher process. {@code wrapper} is prepended to the command (for example
  * {@code setpriv --reuid=65534 ...}); {@code channelOwner} hands the private channel directory to that uid/gid
- * so a launcher running as another user can connect.
+ * so a launcher running as another user can connect; {@code zygote}, when present, forks the launcher from the
+ * resident kernel's pre-started one instead of executing it afresh (only without wrapper or channel owner).
  */
 public record LaunchOptions(Redirect stdin, Redirect stdout, Redirect stderr, List<String> wrapper,
-        Optional<ChannelOwner> channelOwner, Duration connectTimeout) {
+        Optional<ChannelOwner> channelOwner, Duration connectTimeout, Optional<ZygoteSupply> zygote) {
     public LaunchOptions {
         Objects.requireNonNull(stdin);
         Objects.requireNonNull(stdout);
@@ -22,12 +23,13 @@ public record LaunchOptions(Redirect stdin, Redirect stdout, Redirect stderr, Li
         wrapper = List.copyOf(wrapper);
         Objects.requireNonNull(channelOwner);
         Objects.requireNonNull(connectTimeout);
+        Objects.requireNonNull(zygote);
     }
 
     /** The user's own stdio, no wrapper. */
     public static LaunchOptions inherit() {
         return new LaunchOptions(Redirect.INHERIT, Redirect.INHERIT, Redirect.INHERIT, List.of(), Optional.empty(),
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10), Optional.empty());
     }
 
     /**
@@ -49,11 +51,16 @@ public record LaunchOptions(Redirect stdin, Redirect stdout, Redirect stderr, Li
     }
 
     public LaunchOptions withStdio(Redirect in, Redirect out, Redirect err) {
-        return new LaunchOptions(in, out, err, wrapper, channelOwner, connectTimeout);
+        return new LaunchOptions(in, out, err, wrapper, channelOwner, connectTimeout, zygote);
     }
 
     public LaunchOptions withWrapper(List<String> prefix, ChannelOwner owner) {
-        return new LaunchOptions(stdin, stdout, stderr, prefix, Optional.of(owner), connectTimeout);
+        return new LaunchOptions(stdin, stdout, stderr, prefix, Optional.of(owner), connectTimeout, zygote);
+    }
+
+    /** Forks the launcher from {@code z} where it can (no wrapper, stdio with a descriptor form). */
+    public LaunchOptions withZygote(Optional<ZygoteSupply> z) {
+        return new LaunchOptions(stdin, stdout, stderr, wrapper, channelOwner, connectTimeout, z);
     }
 
     public record ChannelOwner(int uid, int gid) {

@@ -27,11 +27,11 @@ import java.util.concurrent.TimeoutException;
  * and reads the launcher's status lines on a daemon thread.
  */
 public final class LauncherProcess implements AutoCloseable {
-    private final Process process;
+    private final LauncherHandle process;
     private final SocketChannel channel;
     private final StatusReader status;
 
-    private LauncherProcess(Process process, SocketChannel channel, StatusReader status) {
+    private LauncherProcess(LauncherHandle process, SocketChannel channel, StatusReader status) {
         this.process = process;
         this.channel = channel;
         this.status = status;
@@ -50,7 +50,7 @@ public final class LauncherProcess implements AutoCloseable {
             throws IOException {
         Path dir = privateDir();
         Path socket = dir.resolve("c");
-        Process process = null;
+        LauncherHandle process = null;
         SocketChannel channel = null;
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
@@ -61,14 +61,21 @@ public final class LauncherProcess implements AutoCloseable {
                     Files.setAttribute(p, "unix:gid", o.gid());
                 }
             }
-            List<String> cmd = new ArrayList<>(options.wrapper());
-            cmd.add(launcher.toString());
-            cmd.add("unix:" + socket);
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(options.stdin()).redirectOutput(options.stdout())
-                    .redirectError(options.stderr());
-            // The launcher never passes its own environment on (envp is the plan's); give it none to hold.
-            pb.environment().clear();
-            process = pb.start();
+            if (options.zygote().isPresent() && options.wrapper().isEmpty() && options.channelOwner().isEmpty()) {
+                try {
+                    process = options.zygote().get().fork(options, "unix:" + socket).orElse(null);
+                } catch (ZygoteSupply.Uncertain e) {
+                    // The zygote may have forked a launcher for this channel before it failed: a fresh channel
+                    // keeps that one from taking this plan; it finds no listener and refuses.
+                    server.close();
+                    Files.deleteIfExists(socket);
+                    Files.deleteIfExists(dir);
+                    return start(launcher, message, options.withZygote(java.util.Optional.empty()), endInput);
+                }
+            }
+            if (process == null) {
+                process = new LauncherHandle.Spawned(spawn(launcher, socket, options));
+            }
             channel = accept(server, process, options.connectTimeout());
         } finally {
             Files.deleteIfExists(socket);
@@ -92,7 +99,18 @@ public final class LauncherProcess implements AutoCloseable {
         return new LauncherProcess(process, channel, StatusReader.start(process, channel));
     }
 
-    private static SocketChannel accept(ServerSocketChannel server, Process process, Duration timeout)
+    private static Process spawn(Path launcher, Path socket, LaunchOptions options) throws IOException {
+        List<String> cmd = new ArrayList<>(options.wrapper());
+        cmd.add(launcher.toString());
+        cmd.add("unix:" + socket);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(options.stdin()).redirectOutput(options.stdout())
+                .redirectError(options.stderr());
+        // The launcher never passes its own environment on (envp is the plan's); give it none to hold.
+        pb.environment().clear();
+        return pb.start();
+    }
+
+    private static SocketChannel accept(ServerSocketChannel server, LauncherHandle process, Duration timeout)
             throws IOException {
         server.configureBlocking(false);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -114,11 +132,11 @@ public final class LauncherProcess implements AutoCloseable {
                 selector.selectedKeys().clear();
             }
         }
-        process.destroyForcibly();
+        process.signal(LauncherHandle.SIGKILL);
         return null;
     }
 
-    private static Path privateDir() throws IOException {
+    static Path privateDir() throws IOException {
         // Short base: AF_UNIX paths are limited to 107 bytes. 0700 so only this user (and root) can connect.
         String runtime = System.getenv("XDG_RUNTIME_DIR");
         Path base = runtime != null && runtime.startsWith("/") && runtime.length() < 60 && Files.isWritable(Path.of(runtime))
@@ -130,6 +148,16 @@ public final class LauncherProcess implements AutoCloseable {
     /** The launcher's pid (the process the supervisor signals). */
     public long pid() {
         return process.pid();
+    }
+
+    /** Sends {@code signal} to the launcher (forwarded per the plan's SIGNALS); false once it has ended. */
+    public boolean signal(int signal) {
+        return process.signal(signal);
+    }
+
+    /** Whether the resident kernel's zygote forked this launcher. */
+    public boolean forked() {
+        return process.forked();
     }
 
     /** Blocks until the launcher reports whether the program started. */
@@ -197,11 +225,7 @@ public final class LauncherProcess implements AutoCloseable {
 
     /** Graceful: SIGTERM to the launcher (forwarded per the plan's SIGNALS). Immediate: SIGKILL (lifeline). */
     public void terminate(boolean graceful) {
-        if (graceful) {
-            process.destroy();
-        } else {
-            process.destroyForcibly();
-        }
+        process.signal(graceful ? LauncherHandle.SIGTERM : LauncherHandle.SIGKILL);
     }
 
     /** Every status line received so far, for diagnostics. */
@@ -219,7 +243,7 @@ public final class LauncherProcess implements AutoCloseable {
                 channel.close();
             }
         } catch (IOException e) {
-            process.destroyForcibly();
+            process.signal(LauncherHandle.SIGKILL);
         }
     }
 

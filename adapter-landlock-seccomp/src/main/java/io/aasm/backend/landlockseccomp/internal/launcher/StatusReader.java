@@ -21,16 +21,16 @@ final class StatusReader implements Runnable {
     final RecordedDecisions.Builder decisions = new RecordedDecisions.Builder();
     /** The launcher's stage stamps ({@code stages:}, {@code ended:}): stage name to CLOCK_MONOTONIC nanoseconds. */
     final java.util.Map<String, Long> stamps = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Process process;
+    private final LauncherHandle process;
     private final SocketChannel channel;
     private String finalLine;
 
-    private StatusReader(Process process, SocketChannel channel) {
+    private StatusReader(LauncherHandle process, SocketChannel channel) {
         this.process = process;
         this.channel = channel;
     }
 
-    static StatusReader start(Process process, SocketChannel channel) {
+    static StatusReader start(LauncherHandle process, SocketChannel channel) {
         StatusReader r = new StatusReader(process, channel);
         Thread t = new Thread(r, "aasm-launch-status-" + process.pid());
         t.setDaemon(true);
@@ -38,7 +38,7 @@ final class StatusReader implements Runnable {
         return r;
     }
 
-    static StatusReader unconnected(Process process, String why) {
+    static StatusReader unconnected(LauncherHandle process, String why) {
         StatusReader r = new StatusReader(process, null);
         r.finish(why);
         return r;

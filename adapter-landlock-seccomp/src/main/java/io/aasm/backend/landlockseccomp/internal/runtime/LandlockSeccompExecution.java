@@ -1,6 +1,5 @@
 package io.aasm.backend.landlockseccomp.internal.runtime;
 
-import io.aasm.backend.landlockseccomp.internal.host.LibC;
 import io.aasm.ports.backend.Execution;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.TerminationRequest;
@@ -45,7 +44,7 @@ public final class LandlockSeccompExecution implements Execution {
         if (launch.disposition().isPresent() || !RELAYED.contains(signal)) {
             return false;
         }
-        return launch.process().map(p -> LibC.INSTANCE.kill((int) p.pid(), signal) == 0).orElse(false);
+        return launch.process().map(p -> p.signal(signal)).orElse(false);
     }
 
     @Override

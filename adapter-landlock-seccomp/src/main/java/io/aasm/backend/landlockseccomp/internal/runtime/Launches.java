@@ -6,6 +6,7 @@ import io.aasm.backend.landlockseccomp.internal.host.LibC;
 import io.aasm.backend.landlockseccomp.internal.launcher.LaunchOptions;
 import io.aasm.backend.landlockseccomp.internal.launcher.LauncherBinary;
 import io.aasm.backend.landlockseccomp.internal.launcher.StartOutcome;
+import io.aasm.backend.landlockseccomp.internal.launcher.ZygoteSupply;
 import io.aasm.backend.landlockseccomp.internal.lower.LandlockSeccompPlan;
 import io.aasm.ports.backend.ExitDisposition;
 import io.aasm.ports.backend.LaunchException;
@@ -23,11 +24,23 @@ public final class Launches {
     private final HostFacts facts;
     private final LauncherBinary launcher;
     private final Path stateDir;
+    private final Optional<ZygoteSupply> zygote;
 
     public Launches(HostFacts facts, LauncherBinary launcher, Path stateDir) {
+        this(facts, launcher, stateDir, false);
+    }
+
+    /** {@code zygote}: fork launchers from a pre-started one (the resident kernel) instead of executing each. */
+    public Launches(HostFacts facts, LauncherBinary launcher, Path stateDir, boolean zygote) {
         this.facts = facts;
         this.launcher = launcher;
         this.stateDir = stateDir;
+        this.zygote = zygote ? Optional.of(new ZygoteSupply(launcher.path())) : Optional.empty();
+    }
+
+    /** The zygote, when launches use one (tests end it to check that launches go on). */
+    public Optional<ZygoteSupply> zygote() {
+        return zygote;
     }
 
     public Launch prepare(LandlockSeccompPlan plan) throws LaunchException {
@@ -61,7 +74,7 @@ public final class Launches {
     public void start(Launch launch, LaunchOptions options) throws LaunchException {
         StartOutcome out;
         try {
-            out = launch.start(launcher.path(), options);
+            out = launch.start(launcher.path(), options.withZygote(zygote));
         } catch (IOException e) {
             throw new LaunchException(LaunchFailureKind.BACKEND_ERROR, "starting the launcher failed: "
                     + e.getMessage(), e);

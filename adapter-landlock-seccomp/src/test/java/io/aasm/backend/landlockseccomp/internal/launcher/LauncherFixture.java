@@ -36,7 +36,18 @@ final class LauncherFixture {
     static LauncherProcess start(byte[] message, Path dir, boolean endInput) throws IOException {
         LaunchOptions opts = LaunchOptions.inherit().withStdio(Redirect.from(Path.of("/dev/null").toFile()),
                 Redirect.to(dir.resolve("stdout").toFile()), Redirect.to(dir.resolve("stderr").toFile()));
-        return LauncherProcess.start(binary().path(), message, opts, endInput);
+        return LauncherProcess.start(binary().path(), message, opts.withZygote(suiteZygote()), endInput);
+    }
+
+    private static java.util.Optional<ZygoteSupply> suiteZygote;
+
+    /** {@code -Daasm.native.zygote=true}: every launcher test forks its launcher from one zygote (a second pass). */
+    static synchronized java.util.Optional<ZygoteSupply> suiteZygote() throws IOException {
+        if (suiteZygote == null) {
+            suiteZygote = ZygoteSupply.enabled(false) ? java.util.Optional.of(new ZygoteSupply(binary().path()))
+                    : java.util.Optional.empty();
+        }
+        return suiteZygote;
     }
 
     static String read(Path p) throws IOException {
