@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the static guest agent into $1 (e.g. target/classes/native/linux-x86_64) with its .sha256.
 # Run by the Maven build (exec-maven-plugin, generate-resources). Reproducible: no timestamps, no build
-# paths in the binary (-ffile-prefix-map), stripped. Fails loudly; never ships a stale binary.
+# paths in the binary (-ffile-prefix-map), stripped. Fails loudly without a C compiler or libc.a; never ships a
+# stale binary.
 # The agent compiles the plan's seccomp programs itself (filter.c), so it links libseccomp statically: the
 # target architecture's libseccomp.a (libseccomp-dev, or libseccomp-dev:arm64 for CC=aarch64-linux-gnu-gcc).
 # CC and STRIP name a cross toolchain (image/CrossAgent does, for the arm64 image).
@@ -18,9 +19,13 @@ if [ ! -f "$("$cc" -print-file-name=libc.a)" ]; then
     exit 1
 fi
 if [ ! -f "$("$cc" -print-file-name=libseccomp.a)" ]; then
-    echo "aasm-guest-agent: the agent links libseccomp statically and '$cc' finds no libseccomp.a" \
-        "(Debian: apt-get install libseccomp-dev, for arm64 libseccomp-dev:arm64)" >&2
-    exit 1
+    # Not a build failure: the rest of aasm builds and runs without the VM boundary (README's first command needs
+    # only a JDK, Maven and gcc). No agent means no guest image, and the VM backends report themselves unavailable
+    # with that reason ("the bundle carries no guest agent"); a binary of an earlier build would be stale.
+    echo "[aasm-vm] guest agent not built: it links libseccomp statically and '$cc' finds no libseccomp.a" \
+        "(Debian: apt-get install libseccomp-dev, for arm64 libseccomp-dev:arm64); the VM backends will be unavailable"
+    rm -f "$out/aasm-guest-agent" "$out/aasm-guest-agent.sha256"
+    exit 0
 fi
 mkdir -p "$out"
 if [ -f "$out/aasm-guest-agent" ] && [ -f "$out/aasm-guest-agent.sha256" ] \

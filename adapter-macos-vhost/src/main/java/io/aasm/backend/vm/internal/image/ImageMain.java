@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * The build's entry point ({@code exec:java}): {@code ImageMain <out dir> <agent>} assembles the guest image for
  * the tests and prints its checksums. Without a Debian kernel package installed it says so and builds
- * nothing; the tests that need a guest then report that this environment cannot host them.
+ * nothing, and without the agent (build.sh built none: no libseccomp.a) likewise; the tests that need a guest then
+ * report that this environment cannot host them.
  * {@code ImageMain <out dir> <agent> <kernel root>} assembles from a kernel package unpacked under
  * {@code <kernel root>} (its boot/, lib/modules/ and a status stanza: src/main/image/arm64.sh), the arm64 image;
  * without that root or the agent (the build host lacks the arm64 tools, which arm64.sh said) it builds nothing.
@@ -31,6 +32,11 @@ public final class ImageMain {
                 return;
             }
             k = KernelSource.find(root.resolve("boot"), root.resolve("lib/modules"), root.resolve("status"), why);
+        } else if (!java.nio.file.Files.isRegularFile(Path.of(args[1]))) {
+            // build.sh said why it built no agent (no libseccomp.a): without one there is no image to assemble
+            System.out.println("[aasm-vm] guest image not assembled: no guest agent at " + args[1]);
+            ImageBuilder.deleteTree(Path.of(args[0])); // an image of an earlier build would be stale
+            return;
         } else {
             k = KernelSource.find(why);
         }
