@@ -13,6 +13,7 @@ import io.aasm.backend.landlockseccomp.internal.lower.Lowering;
 import io.aasm.backend.landlockseccomp.internal.probe.MeasuredCapabilities;
 import io.aasm.backend.landlockseccomp.internal.probe.ProbeCache;
 import io.aasm.backend.landlockseccomp.internal.probe.ProbeSuite;
+import io.aasm.backend.landlockseccomp.internal.runtime.Housekeeping;
 import io.aasm.backend.landlockseccomp.internal.runtime.Launch;
 import io.aasm.backend.landlockseccomp.internal.runtime.Launches;
 import io.aasm.backend.landlockseccomp.internal.runtime.LandlockSeccompBackendPlan;
@@ -45,6 +46,7 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -75,7 +77,8 @@ public final class LandlockSeccompBackend implements IsolationBackend {
     @Activate
     public LandlockSeccompBackend(LandlockSeccompBackendConfig config, BundleContext context) {
         // A zygote pays off only in a process that launches many times: the resident kernel, not a one-shot CLI.
-        this(LandlockSeccompSettings.from(config), ZygoteSupply.enabled(context.getProperty(RESIDENT_SOCKET) != null));
+        this(LandlockSeccompSettings.from(config), ZygoteSupply.enabled(context.getProperty(RESIDENT_SOCKET) != null),
+                Housekeeping.of(context.getProperty(RESIDENT_SOCKET) != null));
     }
 
     public LandlockSeccompBackend(LandlockSeccompSettings settings) {
@@ -83,6 +86,11 @@ public final class LandlockSeccompBackend implements IsolationBackend {
     }
 
     public LandlockSeccompBackend(LandlockSeccompSettings settings, boolean zygote) {
+        this(settings, zygote, Housekeeping.of(false)); // the switches still apply (tests force the resident way)
+    }
+
+    /** {@code housekeeping}: cgroups made ahead, removals after the status (the resident kernel; {@link Housekeeping}). */
+    public LandlockSeccompBackend(LandlockSeccompSettings settings, boolean zygote, Housekeeping housekeeping) {
         this.facts = HostDetector.real().detect().narrowed(settings.maxLandlockAbi(), settings.assumeUnprivileged(),
                 settings.assumeNoUserNamespaces());
         Optional<FilterCompiler> compiler = facts.libseccomp() ? Optional.of(new FilterCompiler(Libseccomp.load()))
@@ -102,7 +110,8 @@ public final class LandlockSeccompBackend implements IsolationBackend {
         }
         this.launcher = bin;
         this.launcherProblem = problem;
-        this.launches = bin.map(b -> new Launches(facts, b, LandlockSeccompSettings.stateDir(), zygote));
+        this.launches = bin.map(b -> new Launches(facts, b, LandlockSeccompSettings.stateDir(), zygote,
+                housekeeping));
         reclaimLeftovers(facts);
         this.measured = new MeasuredCapabilities(facts, this::unavailable,
                 () -> new ProbeCache(probeDir, facts.bootId(), facts.kernelRelease(), launcher.get().sha256(),
@@ -126,6 +135,12 @@ public final class LandlockSeccompBackend implements IsolationBackend {
         }, "aasm-native-reclaim");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Stopping: queued removals run and the spare cgroups are removed (no group outlives the kernel). */
+    @Deactivate
+    public void deactivate() {
+        launches.ifPresent(Launches::close);
     }
 
     public HostFacts facts() {

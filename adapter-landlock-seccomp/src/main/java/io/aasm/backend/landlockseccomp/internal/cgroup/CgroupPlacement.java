@@ -7,18 +7,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
+import java.util.concurrent.Executor;
 
 /**
  * Per-launch cgroups, one per controller (v1 hierarchies are separate trees), created by the
- * supervisor before launch; the launcher's init joins them before it creates the program (which is created
- * inside a cgroup2 group), so every process of the program's tree is counted.
+ * supervisor before launch (or taken fresh from {@link CgroupSpares}); the launcher's init joins them before it
+ * creates the program (which is created inside a cgroup2 group), so every process of the program's tree is counted.
  * Where the host has a writable cgroup2 mount, the tree also joins a teardown group there: closing
  * the placement writes {@code cgroup.kill} and waits until the group is empty, so no process of the
- * tree (setsid daemons included) outlives {@link #close()}.
+ * tree (setsid daemons included) outlives {@link #close()} or {@link #closeAfter}.
  */
 public final class CgroupPlacement implements AutoCloseable {
     static final String TEARDOWN = "teardown";
@@ -41,24 +41,34 @@ public final class CgroupPlacement implements AutoCloseable {
      */
     public static CgroupPlacement create(CgroupLayout layout, List<LandlockSeccompPlan.CgroupLimit> limits, boolean teardown)
             throws IOException {
+        return create(layout, limits, teardown, CgroupSpares.none());
+    }
+
+    /**
+     * The same with each group taken from {@code spares}: fresh (never joined, never used by a launch), so what this
+     * launch may use is exactly what its limits say. Controllers sharing a hierarchy (cgroup2) share one group.
+     */
+    public static CgroupPlacement create(CgroupLayout layout, List<LandlockSeccompPlan.CgroupLimit> limits,
+                                         boolean teardown, CgroupSpares spares) throws IOException {
         Map<String, Path> dirs = new LinkedHashMap<>();
         CgroupPlacement placement = new CgroupPlacement(dirs);
-        // Named after this supervisor, so a successor can tell a dead owner's group from a live one's.
-        String name = "aasm-" + Owner.self() + "-" + UUID.randomUUID();
         try {
             for (LandlockSeccompPlan.CgroupLimit l : limits) {
                 CgroupLayout.ControllerHome home = layout.home(l.controller())
                         .orElseThrow(() -> new IOException("no " + l.controller() + " controller on this host"));
                 Path dir = dirs.get(l.controller());
                 if (dir == null) {
-                    dir = home.ownDirectory().resolve(name);
-                    Files.createDirectory(dir);
+                    Path parent = home.ownDirectory();
+                    Path shared = dirs.values().stream().filter(d -> parent.equals(d.getParent())).findFirst()
+                            .orElse(null);
+                    dir = shared != null ? shared : spares.take(parent);
                     dirs.put(l.controller(), dir);
                 }
                 Files.writeString(dir.resolve(l.file()), l.value());
             }
             if (teardown) {
-                teardownGroup(layout, name).ifPresent(d -> dirs.put(TEARDOWN, d));
+                layout.killHome().map(CgroupLayout.ControllerHome::ownDirectory).flatMap(spares::takeKillable)
+                        .ifPresent(d -> dirs.put(TEARDOWN, d));
                 placement.teardownGroup = dirs.containsKey(TEARDOWN);
             }
             return placement;
@@ -66,23 +76,6 @@ public final class CgroupPlacement implements AutoCloseable {
             placement.close();
             throw e;
         }
-    }
-
-    private static Optional<Path> teardownGroup(CgroupLayout layout, String name) {
-        Optional<Path> parent = layout.killHome().map(CgroupLayout.ControllerHome::ownDirectory);
-        if (parent.isEmpty() || !Files.isWritable(parent.get()) || !Files.exists(parent.get().resolve("cgroup.procs"))) {
-            return Optional.empty();
-        }
-        try {
-            Path d = Files.createDirectory(parent.get().resolve(name));
-            if (Files.exists(d.resolve("cgroup.kill"))) {
-                return Optional.of(d);
-            }
-            Files.deleteIfExists(d);
-        } catch (IOException e) {
-            // no teardown group: the launcher's own teardown still applies
-        }
-        return Optional.empty();
     }
 
     /** Whether the whole tree sits in a group the supervisor can kill at once. */
@@ -102,7 +95,7 @@ public final class CgroupPlacement implements AutoCloseable {
      */
     public List<String> procsFiles() {
         List<String> out = new ArrayList<>();
-        dirs.values().forEach(d -> out.add(d.resolve(Files.exists(d.resolve("tasks")) ? "tasks" : "cgroup.procs")
+        groups().forEach(d -> out.add(d.resolve(Files.exists(d.resolve("tasks")) ? "tasks" : "cgroup.procs")
                 .toString()));
         return out;
     }
@@ -111,10 +104,14 @@ public final class CgroupPlacement implements AutoCloseable {
         return Map.copyOf(dirs);
     }
 
+    private List<Path> groups() {
+        return new ArrayList<>(new LinkedHashSet<>(dirs.values()));
+    }
+
     /** Pids still in any of the groups (empty after a clean teardown). */
     public List<Long> members() {
         List<Long> out = new ArrayList<>();
-        for (Path d : dirs.values()) {
+        for (Path d : groups()) {
             try {
                 for (String line : Files.readAllLines(d.resolve("cgroup.procs"))) {
                     if (!line.isBlank()) {
@@ -130,39 +127,91 @@ public final class CgroupPlacement implements AutoCloseable {
 
     /**
      * Kills whatever is left in the groups and removes them; returns only when they are gone (rmdir
-     * fails while a group is populated) or the bounded wait is over.
+     * fails while a group is populated, so a removed group was empty) or the bounded wait is over.
      */
     @Override
     public void close() {
+        kill();
+        long deadline = System.nanoTime() + TEARDOWN_WAIT_NANOS;
+        while (!dirs.isEmpty()) {
+            dirs.values().removeIf(CgroupPlacement::removed);
+            if (dirs.isEmpty() || System.nanoTime() >= deadline || !pause()) {
+                return;
+            }
+            members().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        }
+    }
+
+    /**
+     * Kills whatever is left and returns once no group has a member (the tree is dead: what the caller is told next
+     * is final), leaving the removal of the empty groups to {@code later}. A group still populated when the bounded
+     * wait ends is handled as {@link #close()} handles it.
+     */
+    public void closeAfter(Executor later) {
+        kill();
+        long deadline = System.nanoTime() + TEARDOWN_WAIT_NANOS;
+        while (!vacant()) {
+            if (System.nanoTime() >= deadline || !pause()) {
+                close();
+                return;
+            }
+            members().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        }
+        List<Path> empty = groups();
+        dirs.clear();
+        later.execute(() -> empty.forEach(CgroupPlacement::removeEmpty));
+    }
+
+    private void kill() {
         Path kill = dirs.get(TEARDOWN);
         if (kill != null) {
             try {
                 Files.writeString(kill.resolve("cgroup.kill"), "1");
             } catch (IOException e) {
-                // fall through to killing members one by one
+                // the members are killed one by one instead
             }
         }
-        long deadline = System.nanoTime() + TEARDOWN_WAIT_NANOS;
-        while (!dirs.isEmpty() && System.nanoTime() < deadline) {
-            for (long pid : members()) {
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            dirs.values().removeIf(d -> {
-                try {
-                    Files.deleteIfExists(d);
-                    return true;
-                } catch (IOException e) {
+    }
+
+    /** Whether no group lists a task (an exited task leaves the list before its parent reaps it). */
+    private boolean vacant() {
+        for (Path d : groups()) {
+            try {
+                if (Files.readAllBytes(d.resolve("cgroup.procs")).length > 0) {
                     return false;
                 }
-            });
-            if (!dirs.isEmpty()) {
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+            } catch (IOException e) {
+                // gone: nothing in it
             }
+        }
+        return true;
+    }
+
+    private static boolean removed(Path d) {
+        try {
+            Files.deleteIfExists(d);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** An empty group's removal; retried a while, since nothing can join it again (only this supervisor writes). */
+    private static void removeEmpty(Path d) {
+        for (int i = 0; i < 100 && !removed(d); i++) {
+            if (!pause()) {
+                return;
+            }
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(2);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

@@ -25,6 +25,8 @@ public final class Launch {
     private final CgroupPlacement cgroups;
     private final PreparedFiles files;
     private final Optional<CanaryWitness> canaries;
+    private final Janitor janitor;
+    private boolean filesHandedOver;
     private LauncherProcess process;
     private StartOutcome start;
     private ExitDisposition disposition;
@@ -37,6 +39,13 @@ public final class Launch {
 
     public Launch(LandlockSeccompPlan plan, PlanMessage message, CgroupPlacement cgroups, PreparedFiles files,
                   Optional<CanaryWitness> canaries) {
+        this(plan, message, cgroups, files, canaries, Janitor.inline());
+    }
+
+    /** {@code janitor}: where the removals nobody needs to wait for run (the files, the emptied cgroups). */
+    public Launch(LandlockSeccompPlan plan, PlanMessage message, CgroupPlacement cgroups, PreparedFiles files,
+                  Optional<CanaryWitness> canaries, Janitor janitor) {
+        this.janitor = janitor;
         this.plan = plan;
         this.message = message;
         this.cgroups = cgroups;
@@ -83,7 +92,9 @@ public final class Launch {
             }
         }
         canaries.ifPresent(CanaryWitness::close);
-        files.close(); // bound into the view (or refused): the files are no longer needed
+        // Bound into the view (or refused): the files are no longer needed. The canary files were checked above.
+        filesHandedOver = true;
+        janitor.execute(files::close);
         if (!(start instanceof StartOutcome.Started)) {
             process.waitFor(Duration.ofSeconds(5));
             process.close();
@@ -135,7 +146,7 @@ public final class Launch {
         synchronized (this) {
             if (disposition == null) {
                 disposition = map(out);
-                release();
+                teardown();
                 LaunchStages.mark("teardown");
             }
             return disposition;
@@ -196,6 +207,24 @@ public final class Launch {
     public synchronized void release() {
         canaries.ifPresent(CanaryWitness::close);
         cgroups.close();
-        files.close();
+        if (!filesHandedOver) {
+            files.close();
+        }
+    }
+
+    /**
+     * After the launcher's end: the tree is killed and every group proven empty before this returns (so the status
+     * that follows is final); with a deferred janitor the empty groups' removal runs after it, off the caller's path.
+     */
+    private void teardown() {
+        if (!janitor.deferred()) {
+            release();
+            return;
+        }
+        canaries.ifPresent(CanaryWitness::close);
+        cgroups.closeAfter(janitor);
+        if (!filesHandedOver) {
+            files.close();
+        }
     }
 }

@@ -1,0 +1,30 @@
+package io.aasm.backend.landlockseccomp.internal.runtime;
+
+/**
+ * What the backend does ahead of and after launches, off their path: {@code cgroupSpares} fresh groups per hierarchy
+ * made ahead ({@code -Daasm.native.cgroupSpares=N}, 0 for none), and {@code teardownAfter}: the removal of a launch's
+ * emptied groups and of its generated files left to a background thread ({@code -Daasm.native.teardownAfter=
+ * true|false}). Unset, both are on exactly in the resident kernel: a one-shot CLI's JVM ends with its one launch, so
+ * a spare would be made only to be removed, and a removal queued to a daemon thread could be cut off by the exit.
+ */
+public record Housekeeping(int cgroupSpares, boolean teardownAfter) {
+    static final int SPARES = 4;
+
+    /** Nothing ahead, everything removed before the launch's status (the one-shot CLI, the tests' default). */
+    public static Housekeeping inline() {
+        return new Housekeeping(0, false);
+    }
+
+    /** The switches, else on exactly when {@code resident}. */
+    public static Housekeeping of(boolean resident) {
+        String spares = System.getProperty("aasm.native.cgroupSpares", "").trim();
+        String after = System.getProperty("aasm.native.teardownAfter", "").trim();
+        return new Housekeeping(spares.isEmpty() ? (resident ? SPARES : 0) : Math.max(0, Integer.parseInt(spares)),
+                after.isEmpty() ? resident : Boolean.parseBoolean(after));
+    }
+
+    /** Whether a background thread is needed at all. */
+    public boolean background() {
+        return cgroupSpares > 0 || teardownAfter;
+    }
+}
