@@ -288,6 +288,61 @@ class ResidentIT {
         assertEquals(fdsA, second.out().lines().filter(l -> l.startsWith("fd ")).toList(), second.toString());
     }
 
+    /**
+     * A stopped kernel leaves no cgroup: neither its launches' (removed after their status, off the launch's path)
+     * nor the fresh groups it made ahead for the next launches. Control: while it runs, those spares exist.
+     */
+    @Test
+    void aStoppedKernelLeavesNoCgroupNotEvenTheOnesMadeAhead(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")) && (Files.isWritable(
+                Path.of("/sys/fs/cgroup/unified")) || Files.exists(Path.of("/sys/fs/cgroup/cgroup.kill"))),
+                "environment cannot host this check: needs root and a cgroup2 mount for per-launch groups");
+        ResidentKernel own = ResidentKernel.start(Map.of());
+        long pid;
+        String owner;
+        try {
+            pid = own.pid();
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            owner = "aasm-" + pid + "." + stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19] + "-";
+            Aasm.Result r = Aasm.run(Aasm.DIST, dir, own.env(), "run", "exec", "--isolation", "process",
+                    "--isolation-backend", "aasm-native", "--", "true");
+            assertEquals(0, r.exit(), r.toString());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (groups(owner) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(groups(owner) > 0, "control: the kernel keeps fresh groups made ahead");
+        } finally {
+            own.close();
+        }
+        ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join()); // it ended
+        assertEquals(0, groups(owner), "no group named after the stopped kernel is left");
+    }
+
+    private static long groups(String owner) {
+        return groups(Path.of("/sys/fs/cgroup"), 4, owner);
+    }
+
+    /** Walks by hand: other sessions' launch groups vanish during the walk (a Files.find would throw). */
+    private static long groups(Path dir, int depth, String owner) {
+        long n = 0;
+        try (var entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                if (p.getFileName().toString().startsWith(owner)) {
+                    n++;
+                } else if (depth > 1 && !p.getFileName().toString().startsWith("aasm-")) {
+                    n += groups(p, depth - 1, owner);
+                }
+            }
+        } catch (java.io.IOException | java.nio.file.DirectoryIteratorException e) {
+            // gone while walking: it held none of ours
+        }
+        return n;
+    }
+
     private static String[] concat(String[] head, String last) {
         String[] all = java.util.Arrays.copyOf(head, head.length + 1);
         all[head.length] = last;

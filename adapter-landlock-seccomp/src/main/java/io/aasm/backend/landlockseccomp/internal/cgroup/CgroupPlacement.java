@@ -148,18 +148,23 @@ public final class CgroupPlacement implements AutoCloseable {
      * wait ends is handled as {@link #close()} handles it.
      */
     public void closeAfter(Executor later) {
+        later.execute(emptied());
+    }
+
+    /** The same as {@link #closeAfter}, returning the removal for the caller to run later (with its own). */
+    public Runnable emptied() {
         kill();
         long deadline = System.nanoTime() + TEARDOWN_WAIT_NANOS;
         while (!vacant()) {
             if (System.nanoTime() >= deadline || !pause()) {
                 close();
-                return;
+                return () -> { };
             }
             members().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         }
         List<Path> empty = groups();
         dirs.clear();
-        later.execute(() -> empty.forEach(CgroupPlacement::removeEmpty));
+        return () -> empty.forEach(CgroupPlacement::removeEmpty);
     }
 
     private void kill() {

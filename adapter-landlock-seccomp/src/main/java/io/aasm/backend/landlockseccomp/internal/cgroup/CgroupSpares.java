@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Fresh per-launch groups made ahead, off the request's path: a launch takes one per hierarchy and writes only its
@@ -30,7 +30,7 @@ public final class CgroupSpares implements AutoCloseable {
     private final int perParent;
     private final Executor maker;
     private final Map<Path, Queue<Path>> ready = new ConcurrentHashMap<>();
-    private final Map<Path, AtomicInteger> owed = new ConcurrentHashMap<>();
+    private final AtomicBoolean queued = new AtomicBoolean();
     private final Map<Path, Boolean> killable = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -95,32 +95,28 @@ public final class CgroupSpares implements AutoCloseable {
         return Files.createDirectory(parent.resolve("aasm-" + Owner.self() + "-" + UUID.randomUUID()));
     }
 
-    /** Asks for as many spares as are missing under {@code parent}, counting those already being made. */
+    /**
+     * Asks for the missing spares: one task tops up every hierarchy (a task per group cost the background thread
+     * more in wake-ups than the groups themselves; docs/benchmarks.md). At most one is queued at a time, and only it
+     * adds spares, so they never exceed {@code perParent} per hierarchy (the soak counts groups).
+     */
     private void refill(Path parent) {
-        if (perParent == 0 || closed) {
+        if (perParent == 0 || closed || !queued.compareAndSet(false, true)) {
             return;
         }
-        Queue<Path> q = ready.get(parent);
-        AtomicInteger pending = owed.computeIfAbsent(parent, p -> new AtomicInteger());
-        synchronized (pending) { // spares and those being made never exceed perParent (the soak counts groups)
-            int missing = perParent - q.size() - pending.get();
-            pending.addAndGet(Math.max(missing, 0));
-            for (int i = 0; i < missing; i++) {
-                maker.execute(() -> makeOne(parent, q, pending));
-            }
-        }
+        maker.execute(this::topUp);
     }
 
-    private void makeOne(Path parent, Queue<Path> q, AtomicInteger pending) {
-
-        try {
-            if (!closed) {
-                q.add(make(parent));
+    private synchronized void topUp() {
+        queued.set(false); // a take from now on asks again
+        for (Map.Entry<Path, Queue<Path>> e : ready.entrySet()) {
+            try {
+                while (!closed && e.getValue().size() < perParent) {
+                    e.getValue().add(make(e.getKey()));
+                }
+            } catch (IOException ex) {
+                // no spare this time: the next launch makes its own group
             }
-        } catch (IOException e) {
-            // no spare this time: the next launch makes its own group
-        } finally {
-            pending.decrementAndGet();
         }
         if (closed) {
             removeAll(); // a spare made while closing is not left behind

@@ -7,9 +7,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Work a launch leaves that nobody waits for: removing what it made once it can no longer matter (its generated
- * files' folder after the launcher bound them, its cgroups once they are proven empty) and making the spare groups
- * of the next launches. On this host a directory's removal waits for the file system's journal now and then (an
+ * Work a launch leaves that nobody waits for: removing what it made once it can no longer matter (its cgroups once
+ * they are proven empty, with its generated files' folder, in one task) and making the spare groups of the next
+ * launches. On this host a directory's removal waits for the file system's journal now and then (an
  * {@code rmdir} of 10 ms and more under load, docs/benchmarks.md): done here, the caller's status does not wait.
  *
  * <p>One thread, so the host's cores are not taken from launches in flight. {@link #inline()} runs every task at

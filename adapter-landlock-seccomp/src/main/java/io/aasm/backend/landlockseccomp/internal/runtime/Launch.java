@@ -26,7 +26,6 @@ public final class Launch {
     private final PreparedFiles files;
     private final Optional<CanaryWitness> canaries;
     private final Janitor janitor;
-    private boolean filesHandedOver;
     private LauncherProcess process;
     private StartOutcome start;
     private ExitDisposition disposition;
@@ -92,9 +91,9 @@ public final class Launch {
             }
         }
         canaries.ifPresent(CanaryWitness::close);
-        // Bound into the view (or refused): the files are no longer needed. The canary files were checked above.
-        filesHandedOver = true;
-        janitor.execute(files::close);
+        if (!janitor.deferred()) {
+            files.close(); // bound into the view (or refused): the files are no longer needed
+        } // else removed with the groups, after the status, in one task of the janitor
         if (!(start instanceof StartOutcome.Started)) {
             process.waitFor(Duration.ofSeconds(5));
             process.close();
@@ -207,9 +206,7 @@ public final class Launch {
     public synchronized void release() {
         canaries.ifPresent(CanaryWitness::close);
         cgroups.close();
-        if (!filesHandedOver) {
-            files.close();
-        }
+        files.close(); // idempotent: nothing is left to remove after the first
     }
 
     /**
@@ -222,9 +219,10 @@ public final class Launch {
             return;
         }
         canaries.ifPresent(CanaryWitness::close);
-        cgroups.closeAfter(janitor);
-        if (!filesHandedOver) {
+        Runnable groups = cgroups.emptied();
+        janitor.execute(() -> {
+            groups.run();
             files.close();
-        }
+        });
     }
 }

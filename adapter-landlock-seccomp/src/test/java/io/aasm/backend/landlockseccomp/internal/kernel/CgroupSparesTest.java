@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,9 +63,27 @@ class CgroupSparesTest {
         String stat = Files.readString(Path.of("/proc/self/stat"));
         String owner = "aasm-" + ProcessHandle.current().pid() + "." + stat.substring(stat.lastIndexOf(')') + 2)
                 .split(" ")[19] + "-";
-        try (Stream<Path> s = Files.find(Path.of("/sys/fs/cgroup"), 4, (p, a) -> a.isDirectory()
-                && p.getFileName().toString().startsWith(owner))) {
-            return s.collect(java.util.stream.Collectors.toSet());
+        Set<Path> out = new HashSet<>();
+        walk(Path.of("/sys/fs/cgroup"), 4, owner, out);
+        return out;
+    }
+
+    /** By hand: other sessions' launch groups vanish during the walk (a Files.find would throw). */
+    private static void walk(Path dir, int depth, String owner, Set<Path> out) {
+        try (var entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                if (name.startsWith(owner)) {
+                    out.add(p);
+                } else if (depth > 1 && !name.startsWith("aasm-")) {
+                    walk(p, depth - 1, owner, out);
+                }
+            }
+        } catch (java.io.IOException | java.nio.file.DirectoryIteratorException e) {
+            // gone while walking: it held none of ours
         }
     }
 
@@ -175,15 +192,19 @@ class CgroupSparesTest {
         Process outside = new ProcessBuilder("sleep", "300").start();
         // a setsid daemon in every group: the cgroup.kill of the teardown group is what ends it
         Path pidFile = tmp.resolve("pid");
-        StringBuilder join = new StringBuilder();
+        StringBuilder join = new StringBuilder("set -e; ");
         for (String f : p.procsFiles()) {
-            join.append("echo $$ > ").append(f).append(" && ");
+            join.append("echo $$ > ").append(f).append("; ");
         }
         Process starter = new ProcessBuilder("/bin/sh", "-c", join + "setsid sleep 300 > /dev/null 2>&1 & echo $! > " + pidFile).start();
         try {
-            assertTrue(starter.waitFor(30, TimeUnit.SECONDS), "the daemon was started");
+            assertTrue(starter.waitFor(30, TimeUnit.SECONDS) && starter.exitValue() == 0, "the daemon was started");
             long daemon = Long.parseLong(read(pidFile));
             assertTrue(ProcessHandle.of(daemon).map(ProcessHandle::isAlive).orElse(false), "the daemon runs");
+            for (Path g : new HashSet<>(p.directories().values())) {
+                assertTrue(read(g.resolve("cgroup.procs")).lines().anyMatch(Long.toString(daemon)::equals),
+                        "the daemon is in " + g);
+            }
             List<Path> groups = List.copyOf(new HashSet<>(p.directories().values()));
             p.closeAfter(queued::add);
             Path stat = Path.of("/proc/" + daemon + "/stat");
