@@ -52,7 +52,7 @@ public final class CgroupSpares implements AutoCloseable {
     /** A fresh, never-used group under {@code parent}: a spare if one is ready, else made now. */
     public Path take(Path parent) throws IOException {
         Path spare = perParent == 0 ? null : ready.computeIfAbsent(parent, p -> new ConcurrentLinkedQueue<>()).poll();
-        refill(parent);
+        refill();
         return spare != null ? spare : make(parent);
     }
 
@@ -73,7 +73,11 @@ public final class CgroupSpares implements AutoCloseable {
             Path d = take(parent);
             if (can == null) {
                 killable.put(parent, Files.exists(d.resolve("cgroup.kill")));
-                if (!killable.get(parent)) {
+                if (!killable.get(parent)) { // no cgroup.kill (Linux < 5.14): no teardown groups, no spares here
+                    Queue<Path> q = ready.remove(parent);
+                    for (Path p = q == null ? null : q.poll(); p != null; p = q.poll()) {
+                        Files.deleteIfExists(p);
+                    }
                     Files.deleteIfExists(d);
                     return Optional.empty();
                 }
@@ -100,7 +104,7 @@ public final class CgroupSpares implements AutoCloseable {
      * more in wake-ups than the groups themselves; docs/benchmarks.md). At most one is queued at a time, and only it
      * adds spares, so they never exceed {@code perParent} per hierarchy (the soak counts groups).
      */
-    private void refill(Path parent) {
+    private void refill() {
         if (perParent == 0 || closed || !queued.compareAndSet(false, true)) {
             return;
         }
