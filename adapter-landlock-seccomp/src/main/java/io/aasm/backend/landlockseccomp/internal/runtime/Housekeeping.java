@@ -19,8 +19,22 @@ public record Housekeeping(int cgroupSpares, boolean teardownAfter) {
     public static Housekeeping of(boolean resident) {
         String spares = System.getProperty("aasm.native.cgroupSpares", "").trim();
         String after = System.getProperty("aasm.native.teardownAfter", "").trim();
-        return new Housekeeping(spares.isEmpty() ? (resident ? SPARES : 0) : Math.max(0, Integer.parseInt(spares)),
+        return new Housekeeping(spares.isEmpty() ? (resident ? SPARES : 0) : count(spares),
                 after.isEmpty() ? resident : Boolean.parseBoolean(after));
+    }
+
+    /** A typo never means a default: the backend does not start, and the message names the property. */
+    private static int count(String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException("-Daasm.native.cgroupSpares must be a whole number of 0 or more, not '"
+                + v + "'");
     }
 
     /** Whether a background thread is needed at all. */
