@@ -1,6 +1,5 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,6 +15,7 @@ import java.util.TreeSet;
  */
 final class Landlock {
     private final int abi;
+    private final PathReads reads;
     private boolean readStated;
     private boolean writeStated;
     private final Map<String, Long> wanted = new LinkedHashMap<>();
@@ -26,7 +26,12 @@ final class Landlock {
     private long scoped;
 
     Landlock(int abi) {
+        this(abi, PathReads.DIRECT);
+    }
+
+    Landlock(int abi, PathReads reads) {
         this.abi = abi;
+        this.reads = reads;
     }
 
     void read(List<Grant> grants) {
@@ -104,7 +109,7 @@ final class Landlock {
     }
 
     /** The kernel rejects directory-only rights on a file rule; a file grant gets the file rights only. */
-    private static long forPath(String path, long rights) {
-        return Files.isDirectory(Path.of(path)) ? rights : rights & ~LandlockRights.DIRECTORY_ONLY;
+    private long forPath(String path, long rights) {
+        return reads.stat(Path.of(path)).directory() ? rights : rights & ~LandlockRights.DIRECTORY_ONLY;
     }
 }
