@@ -31,8 +31,16 @@ public final class RecordedReads implements PathReads {
         return (Node) ask(new PathFacts.Question(PathFacts.Kind.LSTAT, p), q -> direct.lstat(p));
     }
 
+    /**
+     * stat(2) of a path whose last component lstat(2) already found not to be a symlink gives lstat's answer (both
+     * follow every component before the last): no second question, and the lstat question, asked again, covers it.
+     */
     @Override
     public Node stat(Path p) {
+        Node known = (Node) answers.get(new PathFacts.Question(PathFacts.Kind.LSTAT, p));
+        if (known != null && known.exists() && !known.symlink()) {
+            return known;
+        }
         return (Node) ask(new PathFacts.Question(PathFacts.Kind.STAT, p), q -> direct.stat(p));
     }
 

@@ -122,4 +122,11 @@ public final class PlanCache {
     public int size() {
         return entries.size();
     }
+
+    /** The filesystem questions the kept plans ask again when used, in all (each plan's: its validation's cost). */
+    public int questions() {
+        synchronized (entries) {
+            return entries.values().stream().mapToInt(e -> e.facts().size()).sum();
+        }
+    }
 }
