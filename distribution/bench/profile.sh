@@ -3,7 +3,7 @@
 #   distribution/bench/profile.sh DIST_DIR WORK_DIR [EXTRA_JAVA_OPTS]
 # Starts a resident kernel of its own (private runtime, cache and HOME under WORK_DIR) with a JFR recording
 # (profile settings, plus JFR_EVENTS: e.g. `jdk.ExecutionSample#period=1ms,jdk.ObjectAllocationSample#throttle=500/s`)
-# that starts after DELAY s (default 15: start-up and warm-up left out) and ends after DUR s (default 40; the kernel
+# that starts after DELAY s (default 15: start-up and warm-up left out; at least 1) and ends after DUR s (default 40; the kernel
 # allows no attach, so the recording ends by its duration), drives WARM (default 30) warm-up launches and then C
 # (default 8) parallel aasm-client launches of /bin/true under stages.py's benchmark policy, N (default 100) per
 # client, and prints the kernel's CPU per launch from /proc (its own threads; the launchers and programs it reaped).
@@ -36,6 +36,8 @@ credentials: {delegate: [PATH, HOME, LANG]}
 resources: {memory: 2GiB, open_files: 1024, processes: 512}
 P
 pid=$("$D/bin/aasm" daemon start | grep -o 'pid=[0-9]*' | cut -d= -f2)
+# without a kernel every call would run cold: a different benchmark, and a heavy one
+[ -n "$pid" ] || { echo "the resident kernel did not start (a JFR delay must be at least 1 s)" >&2; exit 1; }
 trap '"$D/bin/aasm" daemon stop >/dev/null 2>&1 || true' EXIT
 call() {
     cd "$W/scratch" && "$D/bin/aasm-client" run exec --isolation process --isolation-backend aasm-native \

@@ -71,12 +71,15 @@ def run_phase(arms, name, body, launches, results):
     """Runs body() and adds each arm's split, launches and load averages to results[name][arm]."""
     snaps = {arm.name: tasks(arm.pid) for arm in arms}
     load0 = open("/proc/loadavg").read().split()[:3]
+    t0 = time.perf_counter()
     body()
+    rate = launches * len(arms) / (time.perf_counter() - t0)
     time.sleep(1)  # the last connections finish their trace and request-log line after the status
     load1 = open("/proc/loadavg").read().split()[:3]
     for arm in arms:
         rows, total = split(snaps[arm.name], tasks(arm.pid))
-        acc = results.setdefault(name, {}).setdefault(arm.name, ({}, [0.0, 0.0], [0], []))
+        acc = results.setdefault(name, {}).setdefault(arm.name, ({}, [0.0, 0.0], [0], [], []))
+        acc[4].append(rate)
         for k, (u, s) in rows.items():
             r = acc[0].setdefault(k, [0.0, 0.0])
             r[0] += u
@@ -148,11 +151,12 @@ def main():
 def report(results, arms):
     for phase, per_arm in results.items():
         print("\n### %s" % phase)
-        for arm_name, (rows, total, n, loads) in per_arm.items():
+        for arm_name, (rows, total, n, loads, rates) in per_arm.items():
             user, system, n = total[0], total[1], n[0]
             all_ms = user + system
-            print("\narm %s: %d launches, load average %s; JVM total %.2f ms per launch (%.2f user, %.2f system)"
-                  % (arm_name, n, ", ".join(loads), all_ms / n, user / n, system / n))
+            print("\narm %s: %d launches, load average %s; JVM total %.2f ms per launch (%.2f user, %.2f system);"
+                  " launches/s %s" % (arm_name, n, ", ".join(loads), all_ms / n, user / n, system / n,
+                                      ", ".join("%.1f" % r for r in rates)))
             print("| thread | ms per launch (user + system) | user | system | share |")
             print("|---|---|---|---|---|")
             for name, (u, s) in sorted(rows.items(), key=lambda kv: -(kv[1][0] + kv[1][1])):
