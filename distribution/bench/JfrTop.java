@@ -61,7 +61,6 @@ public final class JfrTop {
         int gcs = 0;
         double gcUserMs = 0, gcSysMs = 0;
         long compileMs0 = -1, compileMs1 = -1, compiles0 = 0, compiles1 = 0;
-        int damaged = 0;
         List<RecordedEvent> events = new java.util.ArrayList<>();
         try (RecordingFile rf = new RecordingFile(Path.of(args[0]))) {
             while (rf.hasMoreEvents()) {
@@ -70,7 +69,6 @@ public final class JfrTop {
         } catch (java.io.IOException ex) {
             // a recording the kernel's exit dumped can end in a chunk the consumer cannot parse ("Unknown string
             // encoding"): what came before it is kept, and said
-            damaged = 1;
             System.out.printf("the recording is damaged after %d events (%s); those are used%n", events.size(), ex.getMessage());
         }
         for (RecordedEvent e : events) {
