@@ -21,6 +21,8 @@ final class Landlock {
     private final Map<String, Long> wanted = new LinkedHashMap<>();
     /** Folders the view creates itself (private folders): no host path to ask whether they are folders. */
     private final java.util.Set<String> viewFolders = new java.util.HashSet<>();
+    /** Read grants bound read-only where truncate changes nothing (ReadOnlyTruncate): their rule carries it. */
+    private final java.util.Set<String> truncateToo = new java.util.HashSet<>();
     private boolean netHandled;
     private final TreeSet<Integer> ports = new TreeSet<>();
     private long scoped;
@@ -57,6 +59,11 @@ final class Landlock {
     void implicitFolder(String path, long rights) {
         viewFolders.add(path);
         want(path, rights);
+    }
+
+    /** Lets the kernel's open() check stop at these read grants; see {@link ReadOnlyTruncate} for why it is safe. */
+    void truncateBeneathReadOnly(java.util.Set<String> paths) {
+        truncateToo.addAll(paths);
     }
 
     private void want(String path, long rights) {
@@ -97,7 +104,8 @@ final class Landlock {
         List<LandlockSeccompPlan.PathRule> rules = new ArrayList<>();
         if (handled != 0) {
             wanted.forEach((p, rights) -> {
-                long allowed = viewFolders.contains(p) ? rights & handled : forPath(p, rights & handled);
+                long wantedHere = truncateToo.contains(p) ? rights | LandlockRights.TRUNCATE : rights;
+                long allowed = viewFolders.contains(p) ? wantedHere & handled : forPath(p, wantedHere & handled);
                 if (allowed != 0) {
                     rules.add(new LandlockSeccompPlan.PathRule(p, allowed));
                 }

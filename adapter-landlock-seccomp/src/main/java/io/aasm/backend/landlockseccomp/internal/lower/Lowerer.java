@@ -195,6 +195,14 @@ public final class Lowerer {
                     + FilesystemGrants.describe(grants));
         });
         fs.privateDirs().forEach(d -> ll.implicitFolder(d, LandlockRights.write(ll.abi()) | LandlockRights.READ));
+        java.util.Set<String> roTruncate = ReadOnlyTruncate.paths(view, fs.read().orElse(List.of()),
+                fs.write().orElse(List.of()));
+        if (!roTruncate.isEmpty() && (ll.handledFs() & LandlockRights.TRUNCATE) != 0) {
+            ll.truncateBeneathReadOnly(roTruncate);
+            b.step(CapabilityDomain.FILESYSTEM_READ, "landlock truncate also beneath the read-only mounts of "
+                    + roTruncate + ", where the mount refuses it first (EROFS), so the kernel's check of an open() "
+                    + "stops at the grant instead of walking to the root");
+        }
         if (fs.stated()) {
             implicitDevices(ll);
             if (view.base() == View.Base.EMPTY && !fs.read().orElse(List.of()).isEmpty()) {
