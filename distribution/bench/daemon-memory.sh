@@ -2,7 +2,7 @@
 # Resident set of the resident kernel under JVM sizing variants, paired: every round starts one kernel per
 # variant in turn (same machine minute, same load), with the variant's options in AASM_JAVA_OPTS (they come
 # after DaemonStart.DAEMON_JVM, so they win) and its environment, then:
-#   idle      RSS after 20 warm-up launches and 2 s of rest
+#   idle      RSS after 20 warm-up launches and 2 s of rest (and its Pss and Private part, smaps_rollup)
 #   c8, c32   RSS after N confined /bin/true launches at 8, then 32 clients (bin/aasm-client), and launches/s
 #   peak      VmHWM: the highest resident set of the kernel's life (the soak's worst moment)
 # A measurement, not a test (docs/resident.md, "Memory of the resident kernel").
@@ -29,6 +29,9 @@ trap cleanup EXIT
 mkdir "$work/cwd"
 
 kib() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
+# Pss and Private (clean + dirty) of the whole process, KiB: what it costs the machine beside its RSS
+rollup() { awk -v k="$2" '$1 == k ":" {s += $2} k == "Private" && ($1 == "Private_Clean:" || $1 == "Private_Dirty:") {s += $2}
+    END {print s + 0}' "/proc/$1/smaps_rollup"; }
 burst() { # launches/s of $2 launches at $1 clients
     local s e
     s=$(date +%s%N)
@@ -45,8 +48,8 @@ ls "$XDG_CACHE_HOME"/aasm/cds-*.jsa >/dev/null 2>&1 || echo "warning: no AppCDS 
 
 echo "daemon memory: $rounds rounds x ${#variants[@]} variants, N=$n per phase, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| variant | round | idle MiB | after c8 MiB | after c32 MiB | peak MiB | threads | launches/s c8 / c32 |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| variant | round | idle MiB | idle Pss / Private MiB | after c8 MiB | after c32 MiB | peak MiB | threads | launches/s c8 / c32 |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$rounds"); do
     for v in "${variants[@]}"; do
         IFS='|' read -r name opts envs <<< "$v"
@@ -55,12 +58,13 @@ for r in $(seq 1 "$rounds"); do
         kpid=$(sed -n 's/.*running pid=\([0-9]*\) .*/\1/p' < <("$aasm" daemon status))
         for _ in $(seq 1 20); do "$client" run exec --isolation process -- /bin/true >/dev/null 2>&1 || true; done
         sleep 2
-        idle=$(kib "$kpid" VmRSS)
+        idle=$(kib "$kpid" VmRSS); ipss=$(rollup "$kpid" Pss); ipriv=$(rollup "$kpid" Private)
         r8=$(burst 8 "$n"); after8=$(kib "$kpid" VmRSS)
         r32=$(burst 32 "$n"); after32=$(kib "$kpid" VmRSS)
         peak=$(kib "$kpid" VmHWM); thr=$(kib "$kpid" Threads)
         "$aasm" daemon stop >/dev/null 2>&1 || true
-        printf '| %s | %d | %.1f | %.1f | %.1f | %.1f | %s | %s / %s |\n' "$name" "$r" "$(echo "$idle/1024" | bc -l)" \
+        printf '| %s | %d | %.1f | %.1f / %.1f | %.1f | %.1f | %.1f | %s | %s / %s |\n' "$name" "$r" "$(echo "$idle/1024" | bc -l)" \
+            "$(echo "$ipss/1024" | bc -l)" "$(echo "$ipriv/1024" | bc -l)" \
             "$(echo "$after8/1024" | bc -l)" "$(echo "$after32/1024" | bc -l)" "$(echo "$peak/1024" | bc -l)" \
             "$thr" "$r8" "$r32"
     done
