@@ -10,8 +10,9 @@ import java.util.function.IntSupplier;
  * collects nothing more. So when no connection has been open for the quiet period, this runs {@link #COLLECTIONS}
  * full collections, once per burst: the collector shrinks in steps (0 %, 10 %, 40 %, then all of the excess, at
  * consecutive full collections), so four reach the size the free-ratio options ask for; at a live set of about
- * 8 MiB they cost tens of milliseconds of CPU, spent while nothing else runs. A kernel that stays idle is never
- * woken by it: it waits for activity before it waits for quiet.
+ * 6–8 MiB the four cost about 100 ms of CPU (measured in docs/resident.md), spent while nothing else runs, and a
+ * connection that arrives meanwhile stops the rest (they come again after the next quiet period). A kernel that
+ * stays idle is never woken by it: it waits for activity before it waits for quiet.
  *
  * <p>{@code -Daasm.resident.idle.gc.seconds=N} sets the quiet period (default {@value #DEFAULT_SECONDS}: past the
  * connection threads' 30 s keep-alive, so their stacks are gone too); {@code 0} turns it off.
@@ -62,11 +63,13 @@ final class IdleCollector implements Runnable {
         return t;
     }
 
-    /** The full collections that shrink the heap back (see the class comment for why four). */
-    static void collectAndShrink() {
-        for (int i = 0; i < COLLECTIONS; i++) {
-            System.gc();
-        }
+    /** One full collection; {@link #run} asks for {@link #COLLECTIONS} of them (the class comment says why). */
+    static void collectOnce() {
+        System.gc();
+    }
+
+    private synchronized boolean isDirty() {
+        return dirty;
     }
 
     /** A connection was accepted or ended: the quiet period starts again from now. */
@@ -108,7 +111,9 @@ final class IdleCollector implements Runnable {
                     }
                     dirty = false;
                 }
-                collect.run();
+                for (int i = 0; i < COLLECTIONS && !isDirty(); i++) {
+                    collect.run(); // a connection meanwhile stops the rest: its requests are not held up by them
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the server closes: nothing more to give back

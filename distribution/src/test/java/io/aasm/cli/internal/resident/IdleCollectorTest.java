@@ -58,13 +58,15 @@ class IdleCollectorTest {
         Thread t = IdleCollector.startIfEnabled(c);
         try {
             c.activity();
-            assertTrue(collected.tryAcquire(30, TimeUnit.SECONDS), "no collection after a burst");
+            assertTrue(collected.tryAcquire(IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
+                    "not all collections after a burst");
             // a second burst, with a connection held open: due only once it ends
             open.set(1);
             c.activity();
             open.set(0);
             c.activity();
-            assertTrue(collected.tryAcquire(30, TimeUnit.SECONDS), "no collection after the second burst");
+            assertTrue(collected.tryAcquire(IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
+                    "not all collections after the second burst");
             assertEquals(0, collected.availablePermits(), "collected more than once for one burst");
         } finally {
             t.interrupt();
@@ -74,10 +76,36 @@ class IdleCollectorTest {
     }
 
     @Test
+    void aConnectionDuringTheCollectionsStopsTheRest() throws InterruptedException {
+        Semaphore collected = new Semaphore(0);
+        AtomicInteger calls = new AtomicInteger();
+        IdleCollector[] self = new IdleCollector[1];
+        self[0] = new IdleCollector(50_000_000L, () -> 0, () -> {
+            if (calls.incrementAndGet() == 1) {
+                self[0].activity(); // a client arrives during the first collection
+            }
+            collected.release();
+        });
+        Thread t = IdleCollector.startIfEnabled(self[0]);
+        try {
+            self[0].activity();
+            // one collection, then the arrival stopped the sequence; after the next quiet period a whole one runs
+            assertTrue(collected.tryAcquire(1 + IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
+                    "the sequence did not run again after the next quiet period");
+            assertEquals(1 + IdleCollector.COLLECTIONS, calls.get());
+        } finally {
+            t.interrupt();
+            t.join(30_000);
+        }
+    }
+
+    @Test
     void theCollectionIsFullCollections() {
         long before = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
-        IdleCollector.collectAndShrink();
+        for (int i = 0; i < IdleCollector.COLLECTIONS; i++) {
+            IdleCollector.collectOnce();
+        }
         long after = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
         // the effect, not the call: the JVM counted the collections (unless System.gc() is disabled, which the
