@@ -236,6 +236,7 @@ class Arms:
         self.ratios = {m: [] for m in self.arms[1:]}
         self.relay_ticks, self.relayed, self.c_ticks, self.jvm_ticks, self.proxied = 0, 0, 0, 0, 0
         self.c_jvm_ticks = 0
+        self.added_per_launch = []  # proxy - direct connect medians of each launch: the spread between launches
 
 
 def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
@@ -246,6 +247,8 @@ def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
             a.acc[m][k] += inside[m][k]
     for m in ("relay", "proxy"):
         a.ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
+    a.added_per_launch.append(statistics.median(inside["proxy"]["latency_ms"])
+                              - statistics.median(inside["direct"]["latency_ms"]))
     a.relay_ticks += ticks
     a.relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
     a.jvm_ticks += jvm
@@ -271,6 +274,7 @@ def summarise(a, rounds, conns, mib, bulks, size, container):
     d, rl, px = summary["direct"], summary["relay"], summary["proxy"]
     summary["added_connect_ms_proxy_vs_direct"] = px["latency_ms_median"] - d["latency_ms_median"]
     summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
+    summary["added_connect_ms_proxy_vs_direct_per_launch"] = [round(x, 3) for x in a.added_per_launch]
     summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
     summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
     summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(a.ratios["relay"])
