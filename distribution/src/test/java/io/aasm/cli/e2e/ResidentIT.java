@@ -297,7 +297,8 @@ class ResidentIT {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")) && (Files.isWritable(
                 Path.of("/sys/fs/cgroup/unified")) || Files.exists(Path.of("/sys/fs/cgroup/cgroup.kill"))),
                 "environment cannot host this check: needs root and a cgroup2 mount for per-launch groups");
-        ResidentKernel own = ResidentKernel.start(Map.of());
+        ResidentKernel own = ResidentKernel.start(Map.of("AASM_JAVA_OPTS",
+                "-Daasm.native.cgroupSpares=4 -Daasm.native.teardownAfter=true")); // off by default
         long pid;
         String owner;
         try {
