@@ -4,7 +4,7 @@ import io.aasm.ports.evidence.DescriptorInventory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +22,15 @@ final class StatusReader implements Runnable {
     /** The launcher's stage stamps ({@code stages:}, {@code ended:}): stage name to CLOCK_MONOTONIC nanoseconds. */
     final java.util.Map<String, Long> stamps = new java.util.concurrent.ConcurrentHashMap<>();
     private final LauncherHandle process;
-    private final SocketChannel channel;
+    private final ByteChannel channel;
     private String finalLine;
 
-    private StatusReader(LauncherHandle process, SocketChannel channel) {
+    private StatusReader(LauncherHandle process, ByteChannel channel) {
         this.process = process;
         this.channel = channel;
     }
 
-    static StatusReader start(LauncherHandle process, SocketChannel channel) {
+    static StatusReader start(LauncherHandle process, ByteChannel channel) {
         StatusReader r = new StatusReader(process, channel);
         Thread t = new Thread(r, "aasm-launch-status-" + process.pid());
         t.setDaemon(true);
@@ -64,6 +64,9 @@ final class StatusReader implements Runnable {
             }
         } catch (IOException e) {
             // Treated like end of stream: the launcher's exit status decides below.
+        }
+        if (channel instanceof PlanChannel p) {
+            p.readerDone(); // its descriptor may go once the lifeline is cut too
         }
         finish("launcher closed its status channel");
     }
