@@ -85,6 +85,7 @@ static void receive(int fd, struct request *r) {
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.c, .msg_controllen = sizeof cm.c};
     r->nfds = 0;
     r->n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+    r->buf[r->n > 0 ? r->n : 0] = 0; /* the spec is a string: the buffer keeps one byte for its end */
     r->truncated = r->n > 0 && (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) != 0;
     for (struct cmsghdr *c = r->n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
         if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
@@ -133,7 +134,6 @@ static int spare_main(int pair, const sigset_t *old, int (*launch)(const char *)
     /* A fresh exec is dumpable until it makes itself non-dumpable after the user namespace maps (which an
      * unprivileged non-dumpable process cannot write); the launcher starts in the same state. */
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-    r.buf[r.n] = 0;
     char spec[512];
     memcpy(spec, r.buf + 12, (size_t)(r.n - 12) + 1);
     return launch(spec);

@@ -87,11 +87,34 @@ final class StatusReader implements Runnable {
                     (int) parseLong(f.length > 2 ? f[2] : "0"));
             case "decisions", "decision", "decisions-unavailable" -> decisions.accept(l);
             case "canary-unavailable" -> canary = new CanaryOutcome.Unavailable(f.length > 1 ? l.substring(19) : "");
-            case "exit", "error" -> finalLine = l;
+            case "exit", "error" -> {
+                finalLine = l;
+                exitOnLine();
+            }
             case "stages", "ended" -> parseStamps(l.substring(f[0].length() + 1));
             default -> { } // unknown lines are kept in the transcript only (forward compatibility)
         }
     }
+
+    /**
+     * The launcher writes {@code exit:} as its last word, after init has reaped the whole tree, the relay is
+     * stopped and the terminal restored: nothing of the launch runs any more, only the launcher's own exit is
+     * left. The outcome is complete then, without waiting for end of file and the launcher's reaping (a round
+     * trip through the zygote or the JVM's reaper). The launcher's own status still waits for its reaping
+     * ({@link LauncherProcess#launcherExitCode}). {@code -Daasm.native.launcher.exit=reaped} waits as before.
+     */
+    private void exitOnLine() {
+        if (!EXIT_ON_LINE || !(start.isDone() && start.join() instanceof StartOutcome.Started)) {
+            return;
+        }
+        if (finalLine.startsWith("exit:code:")) {
+            exit.complete(new ExitOutcome.Exited((int) parseLong(finalLine.substring(10))));
+        } else if (finalLine.startsWith("exit:signal:")) {
+            exit.complete(new ExitOutcome.Signalled((int) parseLong(finalLine.substring(12))));
+        }
+    }
+
+    static final boolean EXIT_ON_LINE = !"reaped".equals(System.getProperty("aasm.native.launcher.exit", "").trim());
 
     private void finish(String why) {
         int rc;

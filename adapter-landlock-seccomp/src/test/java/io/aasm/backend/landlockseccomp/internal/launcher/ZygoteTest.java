@@ -171,7 +171,7 @@ class ZygoteTest {
             try (LauncherProcess p = LauncherProcess.start(binaryPath(), LauncherFixture.sh("echo plain").build(),
                     opts.withZygote(Optional.of(plain)))) {
                 assertEquals(new ExitOutcome.Exited(0), p.waitFor(), p.transcript().toString());
-                assertTrue(p.forked());
+                assertTrue(p.forked() && p.planWithRequest());
             }
             assertEquals("plain\n", Files.readString(dir.resolve("p.out")));
             ProcessHandle z = ProcessHandle.of(plain.pid().orElseThrow()).orElseThrow();
