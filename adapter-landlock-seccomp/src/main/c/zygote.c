@@ -114,35 +114,40 @@ static int launch_request_ok(const struct request *r) {
     return (r->nfds == 4) == (strcmp(spec, "fd:3,3") == 0);
 }
 
-/* In the spare: wait for the one request the zygote hands on, make its stdio 0-2 (and its channel 3), close the
- * rest, and run the launch. End of file first (the zygote ended): exit without having done anything. */
+/* In a forked child with its request: make its stdio 0-2 (and its channel 3), close the rest, run the launch. */
+static int run_request(struct request *r, int (*launch)(const char *)) {
+    for (int i = 0; i < r->nfds; i++)
+        if (r->fds[i] < r->nfds && r->fds[i] != i) { /* lift a low descriptor out of the way of the dup2s below */
+            int moved = fcntl(r->fds[i], F_DUPFD_CLOEXEC, r->nfds);
+            if (moved < 0) _exit(ZYGOTE_EXIT_BAD_PEER);
+            r->fds[i] = moved;
+        }
+    for (int i = 0; i < r->nfds; i++)
+        if (dup2(r->fds[i], i) < 0) _exit(ZYGOTE_EXIT_BAD_PEER);
+    syscall(SYS_close_range, (unsigned)r->nfds, ~0U, 0U);
+    /* A fresh exec is dumpable until it makes itself non-dumpable after the user namespace maps (which an
+     * unprivileged non-dumpable process cannot write); the launcher starts in the same state. */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    char spec[512];
+    memcpy(spec, r->buf + 12, (size_t)(r->n - 12) + 1);
+    return launch(spec);
+}
+
+/* In the spare: wait for the one request the zygote hands on and run it. End of file first (the zygote ended):
+ * exit without having done anything. */
 static int spare_main(int pair, const sigset_t *old, int (*launch)(const char *)) {
     sigprocmask(SIG_SETMASK, old, NULL);
     struct request r;
     do receive(pair, &r); while (r.n < 0 && errno == EINTR);
     if (r.n <= 0 || !launch_request_ok(&r)) _exit(0);
     close(pair);
-    for (int i = 0; i < r.nfds; i++)
-        if (r.fds[i] < r.nfds && r.fds[i] != i) { /* lift a low descriptor out of the way of the dup2s below */
-            int moved = fcntl(r.fds[i], F_DUPFD_CLOEXEC, r.nfds);
-            if (moved < 0) _exit(ZYGOTE_EXIT_BAD_PEER);
-            r.fds[i] = moved;
-        }
-    for (int i = 0; i < r.nfds; i++)
-        if (dup2(r.fds[i], i) < 0) _exit(ZYGOTE_EXIT_BAD_PEER);
-    syscall(SYS_close_range, (unsigned)r.nfds, ~0U, 0U);
-    /* A fresh exec is dumpable until it makes itself non-dumpable after the user namespace maps (which an
-     * unprivileged non-dumpable process cannot write); the launcher starts in the same state. */
-    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-    char spec[512];
-    memcpy(spec, r.buf + 12, (size_t)(r.n - 12) + 1);
-    return launch(spec);
+    return run_request(&r, launch);
 }
 
 /* The child forked ahead: one at a time, forked before any request it will serve, so it holds nothing of any. */
 static pid_t spare_pid = -1;
 static int spare_sock = -1;
-static int ahead = 1; /* 0 (`no-spare`, for paired measurements): the child is forked when its request comes */
+static int ahead = 1; /* 0 (`no-spare`): the child is forked when its request comes */
 
 static void fork_spare(int ctrl, int sfd, const sigset_t *old, int (*launch)(const char *)) {
     int sp[2];
@@ -198,8 +203,18 @@ static void serve_request(int ctrl, int sfd, const sigset_t *old, int (*launch)(
     } else if (op == ZYGOTE_OP_LAUNCH) {
         pid_t pid = -EINVAL;
         if (launch_request_ok(&r) && nchildren < ZYGOTE_MAX_CHILDREN) {
+            if (!ahead) { /* forked now, with the request already in its copy of our memory */
+                pid = fork();
+                if (pid == 0) {
+                    close(ctrl);
+                    close(sfd);
+                    sigprocmask(SIG_SETMASK, old, NULL);
+                    exit(run_request(&r, launch));
+                }
+                if (pid < 0) pid = -errno;
+            }
             /* Twice at most: a spare that died before the zygote saw its SIGCHLD refuses the hand-over. */
-            for (int attempt = 0; attempt < 2 && pid < 0; attempt++) {
+            for (int attempt = 0; ahead && attempt < 2 && pid < 0; attempt++) {
                 if (spare_pid < 0) fork_spare(ctrl, sfd, old, launch);
                 pid = spare_pid < 0 ? -EAGAIN : hand_to_spare(&r);
             }
