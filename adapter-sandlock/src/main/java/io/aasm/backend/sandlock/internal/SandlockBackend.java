@@ -18,6 +18,7 @@ import io.aasm.backend.sandlock.internal.supervise.ProcessTable;
 import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
 import io.aasm.backend.sandlock.internal.supervise.SandlockState;
+import io.aasm.backend.sandlock.internal.supervise.TeardownCheckCache;
 import io.aasm.backend.sandlock.internal.supervise.TreeTeardown;
 import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.BackendIdentity;
@@ -92,7 +93,9 @@ public final class SandlockBackend implements IsolationBackend {
         // The binary's digest is remembered in the backend's own state under its file identity (DigestCache).
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
                 settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256);
-        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
+        // The teardown self-check's verdict is remembered per boot next to the probes (TeardownCheckCache).
+        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot(),
+                Optional.of(new TeardownCheckCache(settings.probeCacheDir(), settings.procRoot()))));
     }
 
     /** This backend's own files: the probe cache and the extracted guard beneath it. No launch may write them. */
