@@ -83,7 +83,9 @@ public final class SandlockBackend implements IsolationBackend {
             return t;
         });
         LaunchIds ids = new LaunchIds(new ProcessTable(settings.procRoot()));
-        this.runs = Runs.embedded(settings.guardCacheDir(), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
+        // The extracted guard's digest is remembered under its file identity next to it (GuardBinary).
+        this.runs = Runs.embedded(settings.guardCacheDir(), Optional.of(new DigestCache(settings.guardCacheDir(),
+                "sandlock-guard")), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
                 settings.procRoot(), ids), new SandlockState(settings.shmRoot(), ids)), timers,
                 settings.terminateGraceMillis(), AuthorityDrop.forThisProcess(settings.procRoot()));
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
