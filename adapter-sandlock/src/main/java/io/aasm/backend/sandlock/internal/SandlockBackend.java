@@ -3,6 +3,7 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.canary.CanaryBait;
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.capability.OwnState;
+import io.aasm.backend.sandlock.internal.discovery.AnswerCache;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
 import io.aasm.support.digest.DigestCache;
@@ -94,7 +95,9 @@ public final class SandlockBackend implements IsolationBackend {
                 settings.canaryRoot());
         // The binary's digest is remembered in the backend's own state under its file identity (DigestCache).
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
-                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256);
+                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256,
+                // its answers to --version and check are kept per boot and digest (AnswerCache)
+                Optional.of(new AnswerCache(settings.probeCacheDir(), settings.procRoot())));
         // The teardown self-check's verdict is remembered per boot next to the probes (TeardownCheckCache).
         this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot(),
                 Optional.of(new TeardownCheckCache(settings.probeCacheDir(), settings.procRoot()))));
