@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aasm.testsupport.net.SocketHolders;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -197,47 +198,6 @@ class MediationHandOffIT {
         return v;
     }
 
-    /**
-     * Which processes hold the socket at the other end of the server's connection (the proxy's dialled upstream
-     * socket: local port {@code peer}, remote port {@code port}), by their names: found in /proc/net/tcp, then
-     * among every process's descriptors.
-     */
-    private static String holders(int peer, int port) throws IOException {
-        String inode = null;
-        // the JDK's sockets are dual-stack: IPv4 peers appear as mapped addresses in tcp6
-        for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-            for (String line : Files.readAllLines(Path.of(table))) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length > 9 && f[1].endsWith(String.format(":%04X", peer))
-                        && f[2].endsWith(String.format(":%04X", port))) {
-                    inode = f[9];
-                }
-            }
-        }
-        java.util.TreeSet<String> names = new java.util.TreeSet<>();
-        try (var procs = Files.list(Path.of("/proc"))) {
-            for (Path d : (Iterable<Path>) procs::iterator) {
-                if (inode == null || !d.getFileName().toString().matches("\\d+")) {
-                    continue;
-                }
-                try (var fds = Files.list(d.resolve("fd"))) {
-                    for (Path fd : (Iterable<Path>) fds::iterator) {
-                        try {
-                            if (Files.readSymbolicLink(fd).toString().equals("socket:[" + inode + "]")) {
-                                names.add(Files.readString(d.resolve("comm")).strip());
-                            }
-                        } catch (IOException gone) {
-                            // closed while listed
-                        }
-                    }
-                } catch (IOException gone) {
-                    // the process ended, or its descriptors are not ours to list
-                }
-            }
-        }
-        return String.join(",", names);
-    }
-
     /** Sends SIZE random bytes while it reads everything; after the program's half-close, the SHA-256 it read. */
     private static Seen exchange(SocketChannel c) throws Exception {
         CompletableFuture<String> sending = CompletableFuture.supplyAsync(() -> {
@@ -281,7 +241,7 @@ class MediationHandOffIT {
             received += n;
             b.clear();
             if (holders == null && received >= 1 << 20) {
-                holders = holders(((InetSocketAddress) c.getRemoteAddress()).getPort(),
+                holders = SocketHolders.of(((InetSocketAddress) c.getRemoteAddress()).getPort(),
                         ((InetSocketAddress) c.getLocalAddress()).getPort());
             }
         }

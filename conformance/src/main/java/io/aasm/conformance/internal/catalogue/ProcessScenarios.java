@@ -24,7 +24,7 @@ final class ProcessScenarios {
     private static final int CEILING = 16;
 
     static List<Scenario> all() {
-        return List.of(forkBomb(),
+        return List.of(forkBomb(), spawnDenied(),
                 daemon("proc-setsid-daemon", "start a setsid daemon and exit",
                         (loop, b) -> "setsid sh -c '" + loop + "' " + b.token() + " &\n" + until(beat(b))),
                 daemon("proc-double-fork-daemon", "double-fork an orphan that the launch's parent no longer sees",
@@ -67,6 +67,26 @@ final class ProcessScenarios {
                             b.policy(name).section("process: {max: 512}").text(), "process.max 16 -> 512",
                             script, effect, b::clearOut, Staged.Chore.nothing(), Optional.empty()));
                 });
+    }
+
+    /**
+     * {@code spawn: deny}: the program may create no process at all. Here the acting process cannot be a
+     * grandchild, since creating one is the very thing denied: the launched {@code sh} must fork the {@code sh}
+     * that runs the action, and that action forks once more to write its marker. Denied, neither exists and the
+     * marker is absent; the control (a ceiling instead of the denial) shows the same chain writing it, so an
+     * absence that is not the boundary's (a broken action, a launch that never ran) is inconclusive, not prevented.
+     */
+    private static Scenario spawnDenied() {
+        String name = "proc-spawn-denied";
+        return new Scenario(name, CapabilityDomain.PROCESS_CREATION, "create a process under spawn: deny", b -> {
+            Path marker = b.out().resolve("spawned");
+            Staged.Observation effect = () -> Files.exists(marker)
+                    ? Effect.happened("a process of the launch ran and wrote " + marker.getFileName())
+                    : Effect.absent("no process of the launch wrote " + marker.getFileName());
+            return new Staging.Ready(new Staged(b.policy(name).section("process: {spawn: deny}").text(),
+                    b.policy(name).section("process: {max: 64}").text(), "process.spawn deny -> max 64",
+                    "/bin/sh -c ': > " + marker + "'", effect, b::clearOut, Staged.Chore.nothing(), Optional.empty()));
+        });
     }
 
     /** A bounded wait (10 s) for a file to appear: the script goes on as soon as it exists. */

@@ -149,7 +149,7 @@ public final class QemuHypervisor implements Hypervisor {
         try {
             QemuMachine m = QemuMachine.restore(r.qemu(), r.image(), t, slots, spawner, run.dir(),
                     settings.vm().bootMillis());
-            return new QemuRun(m, run, (System.nanoTime() - t0) / 1_000_000L);
+            return new QemuGuest(m, ShareTransport.NINE_P, List.of(), run, (System.nanoTime() - t0) / 1_000_000L);
         } catch (IOException | RuntimeException e) {
             run.close();
             throw e;
@@ -191,29 +191,5 @@ public final class QemuHypervisor implements Hypervisor {
     @Override
     public Optional<String> sha256() {
         return ready().map(r -> r.image().agentSha256());
-    }
-
-    /** A restored QEMU as a {@link Machine}: closing it kills QEMU and removes its run folder. */
-    private record QemuRun(QemuMachine machine, RunDirs.Run run, long startMillis) implements Machine {
-        @Override
-        public io.aasm.backend.vm.internal.guest.FrameChannel channel() {
-            return machine.channel();
-        }
-
-        @Override
-        public ShareTransport transport() {
-            return ShareTransport.NINE_P;
-        }
-
-        @Override
-        public boolean alive() {
-            return machine.process().isAlive();
-        }
-
-        @Override
-        public void close() {
-            machine.close();
-            run.close();
-        }
     }
 }

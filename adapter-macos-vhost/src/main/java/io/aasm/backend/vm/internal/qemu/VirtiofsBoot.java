@@ -1,6 +1,5 @@
 package io.aasm.backend.vm.internal.qemu;
 
-import io.aasm.backend.vm.internal.guest.FrameChannel;
 import io.aasm.backend.vm.internal.guest.GuestSession;
 import io.aasm.backend.vm.internal.guest.Hello;
 import io.aasm.backend.vm.internal.guest.ShareTransport;
@@ -53,7 +52,7 @@ final class VirtiofsBoot {
             if (bad.isPresent()) {
                 throw new IOException(bad.get());
             }
-            return new Booted(m, daemons, run, (System.nanoTime() - t0) / 1_000_000L);
+            return new QemuGuest(m, ShareTransport.VIRTIOFS, daemons, run, (System.nanoTime() - t0) / 1_000_000L);
         } catch (IOException | RuntimeException e) {
             if (m != null) {
                 m.close();
@@ -61,32 +60,6 @@ final class VirtiofsBoot {
             Virtiofsd.stop(daemons);
             run.close();
             throw e;
-        }
-    }
-
-    /** The booted guest: closing it kills QEMU, then the daemons, and removes the run folder. */
-    private record Booted(QemuMachine machine, List<Virtiofsd.Daemon> daemons, RunDirs.Run run, long startMillis)
-            implements Machine {
-        @Override
-        public FrameChannel channel() {
-            return machine.channel();
-        }
-
-        @Override
-        public ShareTransport transport() {
-            return ShareTransport.VIRTIOFS;
-        }
-
-        @Override
-        public boolean alive() {
-            return machine.process().isAlive();
-        }
-
-        @Override
-        public void close() {
-            machine.close();
-            Virtiofsd.stop(daemons);
-            run.close();
         }
     }
 }
