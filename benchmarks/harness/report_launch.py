@@ -67,13 +67,19 @@ def _cold(cs):
     return L
 
 
+def _mib(v):
+    return "%.1f" % v if v is not None else "–"
+
+
 def _kernel(res):
     mem = res.get("resident_kernel")
     L = ["", "## The resident kernel (resident arm; reported, not graded)", ""]
     if not mem:
         return L + ["Not measured: the resident arm is absent."]
-    L += ["| when | RSS MiB | peak (VmHWM) MiB | threads |", "|---|---|---|---|"]
-    L += ["| %s | %.1f | %.1f | %d |" % (k, v["rss_mib"], v["hwm_mib"], v["threads"]) for k, v in mem.items()]
+    L += ["| when | RSS MiB | of it anonymous MiB | Pss MiB | peak (VmHWM) MiB | threads |",
+          "|---|---|---|---|---|---|"]
+    L += ["| %s | %.1f | %s | %s | %.1f | %d |" % (k, v["rss_mib"], _mib(v.get("anon_mib")), _mib(v.get("pss_mib")),
+                                                  v["hwm_mib"], v["threads"]) for k, v in mem.items()]
     tp = (res.get("throughput") or {}).get("resident") or {}
     cpu = ["c=%s: %.2f ms" % (c, f["kernel_cpu_ms_per_launch"]) for c, f in tp.items()
            if f.get("kernel_cpu_ms_per_launch") is not None]

@@ -77,8 +77,19 @@ class ResidentKernel:
         """{rss_mib, hwm_mib, threads} of the kernel now (VmHWM: its peak resident set since start)."""
         with open("/proc/%d/status" % self.pid) as f:
             text = f.read()
-        return {"rss_mib": status_kib(text, "VmRSS") / 1024.0, "hwm_mib": status_kib(text, "VmHWM") / 1024.0,
-                "threads": status_kib(text, "Threads")}
+        m = {"rss_mib": status_kib(text, "VmRSS") / 1024.0, "hwm_mib": status_kib(text, "VmHWM") / 1024.0,
+             "threads": status_kib(text, "Threads")}
+        # Beside RSS (the goal's unit): its anonymous part (only swap can take it; the CDS archive's pages that
+        # were written count here) and the proportional set (file pages shared with other processes divided).
+        anon = status_kib(text, "RssAnon")
+        m["anon_mib"] = anon / 1024.0 if anon is not None else None
+        try:
+            with open("/proc/%d/smaps_rollup" % self.pid) as f:
+                pss = status_kib(f.read(), "Pss")
+            m["pss_mib"] = pss / 1024.0 if pss is not None else None
+        except OSError:
+            m["pss_mib"] = None
+        return m
 
     def stop(self):
         if not self.pid:

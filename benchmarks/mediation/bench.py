@@ -2,6 +2,7 @@
 """Transport mediation figures (docs/mediation.md, docs/benchmarks.md): paired, in one run.
 
   bench.py run AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--container 1] [--compare HOME2]
+                         [--head buffered|bytewise]
 
 Arms, all against one server on 127.0.0.1:P that this script owns:
   direct  - the client unconfined on the host (plain loopback): the baseline every figure is against;
@@ -26,6 +27,10 @@ hand.off), measured under the same load.
 import json, os, socket, statistics, subprocess, sys, tempfile, threading, time
 
 PROXY_PORT = 3128
+# How the proxy arm's client reads the CONNECT answer: "buffered" (as curl, pip or git do: whatever has arrived, until
+# the blank line) or "bytewise" (one recv(1) per byte, as this script did until 2026-12-02: in Python that alone cost
+# 0.1-0.3 ms per connect on this machine, which is the client's time, not the proxy's). Set by --head.
+HEAD_READ = "buffered"
 
 
 def serve(sock):
@@ -54,11 +59,13 @@ def connect(mode, port):
         s = socket.create_connection(("127.0.0.1", PROXY_PORT))
         s.sendall(b"CONNECT bench.test:%d HTTP/1.1\r\nHost: bench.test\r\n\r\n" % port)
         head = b""
-        while not head.endswith(b"\r\n\r\n"):
-            b = s.recv(1)
+        while b"\r\n\r\n" not in head:
+            b = s.recv(1 if HEAD_READ == "bytewise" else 4096)
             if not b:
                 raise SystemExit("proxy closed: %r" % head)
             head += b
+        if not head.endswith(b"\r\n\r\n"):  # nothing follows the answer before the client's first byte here
+            raise SystemExit("bytes past the answer: %r" % head)
         if not head.startswith(b"HTTP/1.1 200"):
             raise SystemExit("proxy refused: %r" % head)
     else:
@@ -196,7 +203,7 @@ def launch(home, pol, isolation, backend, here, port, conns, size, bulks, modes,
     """One launch of the client, answering its direct-sample requests; its samples and the relay's CPU ticks."""
     cmd = [os.path.join(home, "bin", "aasm"), "run", "exec", "--isolation", isolation, "--isolation-backend",
            backend, "--policy", pol, "--", "/usr/bin/python3", here, "client", str(port), str(conns),
-           str(size), str(bulks), ",".join(modes)]
+           str(size), str(bulks), ",".join(modes), HEAD_READ]
     err = tempfile.TemporaryFile()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                          env=dict(os.environ, PATH="/usr/bin:/bin"), text=True)
@@ -229,6 +236,7 @@ class Arms:
         self.ratios = {m: [] for m in self.arms[1:]}
         self.relay_ticks, self.relayed, self.c_ticks, self.jvm_ticks, self.proxied = 0, 0, 0, 0, 0
         self.c_jvm_ticks = 0
+        self.added_per_launch = []  # proxy - direct connect medians of each launch: the spread between launches
 
 
 def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
@@ -239,6 +247,8 @@ def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
             a.acc[m][k] += inside[m][k]
     for m in ("relay", "proxy"):
         a.ratios[m] += [x / d for x, d in zip(inside[m]["mb_s"], inside["direct"]["mb_s"])]
+    a.added_per_launch.append(statistics.median(inside["proxy"]["latency_ms"])
+                              - statistics.median(inside["direct"]["latency_ms"]))
     a.relay_ticks += ticks
     a.relayed += 2 * bulks * size  # the relay and the proxy arms both cross the relay
     a.jvm_ticks += jvm
@@ -256,7 +266,7 @@ def measure(a, home, pol, cpol, here, port, conns, size, bulks, container):
 
 def summarise(a, rounds, conns, mib, bulks, size, container):
     summary = {"load_average": os.getloadavg(), "rounds": rounds, "conns_per_round": conns, "bulk_mib": mib,
-               "bulks_per_round": bulks}
+               "bulks_per_round": bulks, "connect_answer_read": HEAD_READ}
     for m, v in a.acc.items():
         summary[m] = {"latency_ms_median": statistics.median(v["latency_ms"]),
                       "latency_ms_p90": sorted(v["latency_ms"])[int(0.9 * (len(v["latency_ms"]) - 1))],
@@ -264,6 +274,7 @@ def summarise(a, rounds, conns, mib, bulks, size, container):
     d, rl, px = summary["direct"], summary["relay"], summary["proxy"]
     summary["added_connect_ms_proxy_vs_direct"] = px["latency_ms_median"] - d["latency_ms_median"]
     summary["added_connect_ms_proxy_vs_relay"] = px["latency_ms_median"] - rl["latency_ms_median"]
+    summary["added_connect_ms_proxy_vs_direct_per_launch"] = [round(x, 3) for x in a.added_per_launch]
     summary["throughput_ratio_proxy_vs_direct"] = px["mb_s_median"] / d["mb_s_median"]
     summary["throughput_ratio_relay_vs_direct"] = rl["mb_s_median"] / d["mb_s_median"]
     summary["paired_throughput_ratio_relay_vs_direct"] = statistics.median(a.ratios["relay"])
@@ -313,13 +324,18 @@ if __name__ == "__main__":
     if sys.argv[1] == "client":
         port, conns, size, bulks = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
         modes = sys.argv[6].split(",") if len(sys.argv) > 6 else ["direct", "relay", "proxy"]
+        HEAD_READ = sys.argv[7] if len(sys.argv) > 7 else HEAD_READ
         print(json.dumps(client(modes, port, conns, size, bulks)))
     elif sys.argv[1] == "run":
         args = sys.argv[2:]
-        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3, "--container": 0, "--compare": None}
+        opts = {"--rounds": 5, "--conns": 200, "--bulk": 256, "--bulks": 3, "--container": 0, "--compare": None,
+                "--head": HEAD_READ}
         home = args[0]
         for i in range(1, len(args), 2):
-            opts[args[i]] = args[i + 1] if args[i] == "--compare" else int(args[i + 1])
+            opts[args[i]] = args[i + 1] if args[i] in ("--compare", "--head") else int(args[i + 1])
+        if opts["--head"] not in ("buffered", "bytewise"):
+            raise SystemExit("--head is buffered or bytewise, not %r" % opts["--head"])
+        HEAD_READ = opts["--head"]  # the client in the launch gets it as an argument
         run(home, opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--container"] == 1,
             opts["--compare"])
     else:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Granted loopback ports: the relay against injection (PROTOCOL.md "Injection"), paired, in one run.
 
-  inject.py AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--trips T]
+  inject.py AASM_HOME [--rounds R] [--conns N] [--bulk MIB] [--bulks B] [--trips T] [--compare HOME2]
 
 One server on 127.0.0.1:P that this script owns (bench.py's), one policy granting only loopback TCP port P (so
 the Java side may choose injection). Every round launches the same client twice through `bin/aasm run exec`
@@ -14,6 +14,8 @@ host takes at its request (bench.py's protocol), so each ratio compares samples 
                      against the same loop run directly on the host next to it (the launch itself excluded).
 The relay process's CPU time over the bulk phase is reported per GiB (none moves through it under injection).
 The load average is recorded with the figures.
+With --compare HOME2 every round launches both distributions in both modes (the homes' order swapped every round,
+the modes' every launch pair): two builds measured under the same load, figures printed per home.
 """
 import json, os, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -79,7 +81,7 @@ def launch(home, pol, mode, here, port, conns, size, bulks, n):
     return inside, ticks[1] - ticks[0]
 
 
-def main(home, rounds, conns, mib, bulks, n):
+def main(home, rounds, conns, mib, bulks, n, compare=None):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
@@ -93,35 +95,42 @@ def main(home, rounds, conns, mib, bulks, n):
     with open(pol, "w") as f:
         f.write("apiVersion: aasm/v1\nkind: Policy\nfilesystem:\n  read: {allow: [%s]}\n" % reads
                 + "network:\n  egress: {allow: [{host: loopback, port: %d}]}\n" % port)
-    acc = {m: {"lat": [], "dlat": [], "ratio": [], "mb": [], "dmb": [], "p5": [], "ticks": 0} for m in ("relay", "inject")}
+    homes = [home] + ([compare] if compare else [])
+    accs = {h: {m: {"lat": [], "dlat": [], "ratio": [], "mb": [], "dmb": [], "p5": [], "ticks": 0}
+                for m in ("relay", "inject")} for h in homes}
     loads = []
     for r in range(rounds):
-        for m in (("relay", "inject") if r % 2 == 0 else ("inject", "relay")):
-            inside, ticks = launch(home, pol, m, here, port, conns, size, bulks, n)
-            a = acc[m]
-            a["lat"] += inside["latency_ms"]
-            a["dlat"] += inside["direct_latency_ms"]
-            a["mb"] += inside["mb_s"]
-            a["dmb"] += inside["direct_mb_s"]
-            a["ratio"] += [x / d for x, d in zip(inside["mb_s"], inside["direct_mb_s"])]
-            a["p5"] += [x / d for x, d in zip(inside["trips_ms"], inside["direct_trips_ms"])]
-            a["ticks"] += ticks
+        for i, h in enumerate(homes if r % 2 == 0 else homes[::-1]):
+            for m in (("relay", "inject") if (r + i) % 2 == 0 else ("inject", "relay")):
+                inside, ticks = launch(h, pol, m, here, port, conns, size, bulks, n)
+                a = accs[h][m]
+                a["lat"] += inside["latency_ms"]
+                a["dlat"] += inside["direct_latency_ms"]
+                a["mb"] += inside["mb_s"]
+                a["dmb"] += inside["direct_mb_s"]
+                a["ratio"] += [x / d for x, d in zip(inside["mb_s"], inside["direct_mb_s"])]
+                a["p5"] += [x / d for x, d in zip(inside["trips_ms"], inside["direct_trips_ms"])]
+                a["ticks"] += ticks
         loads.append(os.getloadavg())
     tck = os.sysconf("SC_CLK_TCK")
     gib = rounds * bulks * size / (1 << 30)
-    summary = {"load_average_after_each_round": loads, "rounds": rounds, "conns_per_launch": conns, "bulk_mib": mib,
-               "bulks_per_launch": bulks, "p5_trips": n}
-    for m, a in acc.items():
-        summary[m] = {"connect_ms_median": statistics.median(a["lat"]),
-                      "direct_connect_ms_median": statistics.median(a["dlat"]),
-                      "added_connect_ms": statistics.median(a["lat"]) - statistics.median(a["dlat"]),
-                      "mb_s_median": statistics.median(a["mb"]),
-                      "direct_mb_s_median": statistics.median(a["dmb"]),
-                      "paired_throughput_ratios": sorted(round(x, 3) for x in a["ratio"]),
-                      "paired_throughput_ratio_vs_direct": statistics.median(a["ratio"]),
-                      "paired_p5_ratio_vs_direct": statistics.median(a["p5"]),
-                      "relay_cpu_ms_per_gib": a["ticks"] * 1000.0 / tck / gib}
-    print(json.dumps(summary, indent=2))
+    out = {}
+    for h in homes:
+        summary = {"load_average_after_each_round": loads, "rounds": rounds, "conns_per_launch": conns,
+                   "bulk_mib": mib, "bulks_per_launch": bulks, "p5_trips": n}
+        for m, a in accs[h].items():
+            summary[m] = {"connect_ms_median": statistics.median(a["lat"]),
+                          "direct_connect_ms_median": statistics.median(a["dlat"]),
+                          "added_connect_ms": statistics.median(a["lat"]) - statistics.median(a["dlat"]),
+                          "mb_s_median": statistics.median(a["mb"]),
+                          "direct_mb_s_median": statistics.median(a["dmb"]),
+                          "paired_throughput_ratios": sorted(round(x, 3) for x in a["ratio"]),
+                          "paired_throughput_ratio_vs_direct": statistics.median(a["ratio"]),
+                          "paired_p5_ratios": sorted(round(x, 3) for x in a["p5"]),
+                          "paired_p5_ratio_vs_direct": statistics.median(a["p5"]),
+                          "relay_cpu_ms_per_gib": a["ticks"] * 1000.0 / tck / gib}
+        out[h] = summary
+    print(json.dumps(out[home] if not compare else out, indent=2))
 
 
 if __name__ == "__main__":
@@ -129,8 +138,9 @@ if __name__ == "__main__":
         print(json.dumps(client(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]),
                                 int(sys.argv[6]))))
     else:
-        opts = {"--rounds": 4, "--conns": 100, "--bulk": 256, "--bulks": 3, "--trips": 200}
+        opts = {"--rounds": 4, "--conns": 100, "--bulk": 256, "--bulks": 3, "--trips": 200, "--compare": None}
         args = sys.argv[2:]
         for i in range(0, len(args), 2):
-            opts[args[i]] = int(args[i + 1])
-        main(sys.argv[1], opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--trips"])
+            opts[args[i]] = args[i + 1] if args[i] == "--compare" else int(args[i + 1])
+        main(sys.argv[1], opts["--rounds"], opts["--conns"], opts["--bulk"], opts["--bulks"], opts["--trips"],
+             opts["--compare"])

@@ -113,6 +113,21 @@ class ReportTest(unittest.TestCase):
         self.assertIn("median wall **950 ms**", text)
         self.assertIn("| native-api |", text)
 
+    def test_kernel_memory_rows_show_anonymous_and_pss_where_measured(self):
+        text = "\n".join(report_launch.sections({"resident_kernel": {
+            "idle": {"rss_mib": 80.0, "hwm_mib": 82.0, "threads": 30, "anon_mib": 58.5, "pss_mib": 64.25},
+            "older run": {"rss_mib": 90.0, "hwm_mib": 91.0, "threads": 31}}}))
+        self.assertIn("| idle | 80.0 | 58.5 | 64.2 | 82.0 | 30 |", text)
+        self.assertIn("| older run | 90.0 | – | – | 91.0 | 31 |", text)
+
+    def test_memory_of_a_living_process_has_anonymous_and_pss(self):
+        k = resident.ResidentKernel.__new__(resident.ResidentKernel)
+        k.pid = os.getpid()
+        m = k.memory()
+        self.assertGreater(m["rss_mib"], 0)
+        self.assertLessEqual(m["anon_mib"], m["rss_mib"])
+        self.assertLessEqual(m["pss_mib"], m["rss_mib"])
+
     def test_absent_parts_say_why(self):
         text = "\n".join(report_launch.sections({"cold_start": {"measured": False, "reason": "native-cli arm absent"}}))
         self.assertIn("Not measured: native-cli arm absent.", text)

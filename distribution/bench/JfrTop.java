@@ -9,7 +9,8 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Where a resident kernel's Java CPU goes, from a JFR recording. A benchmark tool, not a test:
- * {@code java distribution/bench/JfrTop.java REC.jfr [TOP]} (the JDK's {@code jfr print --json} could not read
+ * {@code java distribution/bench/JfrTop.java REC.jfr [TOP [FROM TO]]} (FROM and TO: epoch ms, the measured window
+ * {@code profile.sh} writes to {@code WORK/window}; events outside it are left out) (the JDK's {@code jfr print --json} could not read
  * these recordings: "Unknown string encoding"; the consumer API reads them).
  *
  * <p>Record with {@code distribution/bench/profile.sh}, which starts a kernel with
@@ -17,7 +18,9 @@ import jdk.jfr.consumer.RecordingFile;
  * so the recording ends by its duration) and drives a throughput loop meanwhile. Prints the share of the Java
  * execution samples (a thread running Java code, every 10–20 ms) by request-path family (the first family of
  * the list with a marker anywhere on the stack), by top frame, and the collector's CPU from its own events.
- * Code outside Java (system calls, the collector, the compiler) is not in the samples.
+ * Code outside Java (system calls, the collector, the compiler) is not in the samples. Allocation samples
+ * ({@code jdk.ObjectAllocationSample}, weighted by the bytes each stands for) are attributed the same way, and
+ * by the class allocated.
  */
 public final class JfrTop {
     /** Family, then the markers (substrings of "class.method"); the list order is the priority. */
@@ -48,14 +51,41 @@ public final class JfrTop {
 
     public static void main(String[] args) throws Exception {
         int top = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        long from = args.length > 3 ? Long.parseLong(args[2]) : Long.MIN_VALUE;
+        long to = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
+        Map<String, Long> allocFamily = new LinkedHashMap<>(), allocClass = new HashMap<>();
+        long allocBytes = 0;
         Map<String, Integer> family = new LinkedHashMap<>(), self = new HashMap<>(), thread = new HashMap<>();
         Map<String, Integer> other = new HashMap<>();
         int samples = 0;
         int gcs = 0;
         double gcUserMs = 0, gcSysMs = 0;
         long compileMs0 = -1, compileMs1 = -1, compiles0 = 0, compiles1 = 0;
-        for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[0]))) {
+        List<RecordedEvent> events = new java.util.ArrayList<>();
+        try (RecordingFile rf = new RecordingFile(Path.of(args[0]))) {
+            while (rf.hasMoreEvents()) {
+                events.add(rf.readEvent());
+            }
+        } catch (java.io.IOException ex) {
+            // a recording the kernel's exit dumped can end in a chunk the consumer cannot parse ("Unknown string
+            // encoding"): what came before it is kept, and said
+            System.out.printf("the recording is damaged after %d events (%s); those are used%n", events.size(), ex.getMessage());
+        }
+        for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
+            long at = e.getStartTime().toEpochMilli();
+            if (at < from || at > to) {
+                continue;
+            }
+            if (type.equals("jdk.ObjectAllocationSample") && e.getStackTrace() != null) {
+                long w = e.getLong("weight");
+                allocBytes += w;
+                List<String> names = e.getStackTrace().getFrames().stream()
+                        .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName()).toList();
+                allocFamily.merge(familyOf(names), w, Long::sum);
+                allocClass.merge(e.getClass("objectClass").getName(), w, Long::sum);
+                continue;
+            }
             if (type.equals("jdk.GCCPUTime")) {
                 gcs++;
                 gcUserMs += e.getLong("userTime") / 1e6;
@@ -97,6 +127,16 @@ public final class JfrTop {
         print("by request-path family", family, samples, 99);
         print("by top frame (self)", self, samples, top);
         print("\"other\", by its innermost frame of io.aasm code", other, samples, top);
+        System.out.printf("%nallocation samples stand for %.1f MiB%n", allocBytes / 1048576.0);
+        printLong("allocation by request-path family", allocFamily, allocBytes, 99);
+        printLong("allocation by class", allocClass, allocBytes, top);
+    }
+
+    private static void printLong(String title, Map<String, Long> counts, long total, int top) {
+        System.out.println("\n" + title + ":");
+        counts.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(top)
+                .forEach(en -> System.out.printf("  %5.1f %%  %8.1f MiB  %s%n", 100.0 * en.getValue() / total,
+                        en.getValue() / 1048576.0, en.getKey()));
     }
 
     private static String familyOf(List<String> names) {

@@ -84,13 +84,9 @@ static struct timespec t_namespaces, t_init, t_landlock, t_cgroups, t_exited;
 static long abs_ns(const struct timespec *t) { return t->tv_sec * 1000000000L + t->tv_nsec; }
 static struct plan P;
 
-/* RELAY_TCP_PORT: the relay process (host network namespace), init's end of its socketpair, the listeners. */
+/* RELAY_TCP_PORT: the relay process (host network namespace) and init's end of its socketpair. */
 static pid_t relay_pid = -1;
 static int relay_sock = -1;
-static int relay_fds[2 * PLAN_MAX_RELAY_PORTS + 2], relay_families[2 * PLAN_MAX_RELAY_PORTS + 2];
-static int relay_kinds[2 * PLAN_MAX_RELAY_PORTS + 2];
-static uint16_t relay_fports[2 * PLAN_MAX_RELAY_PORTS + 2];
-static size_t nrelay_fds;
 
 /* kill: the supervisor is gone. Otherwise the relay ends by itself once init has gone (it delivers what the
  * program sent before it ended, for at most RELAY_DRAIN_SECONDS), and is reaped before the exit is reported. */
@@ -669,13 +665,13 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     if (ruleset_fd >= 0) close(ruleset_fd);
 
     int sfd = signalfd_for(1, 0);
-    int status = 0, done = 0, authority_r = ap[0];
+    int status = 0, done = 0, authority_r = ap[0], relay_decides = 0;
     while (!done) {
-        struct pollfd pf[5 + 2 * PLAN_MAX_RELAY_PORTS + 2] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0},
+        struct pollfd pf[6] = {{sfd, POLLIN, 0}, {lifeline_r, POLLIN, 0},
                                                               {authority_r, POLLIN, 0}, {offer_r, POLLIN, 0},
-                                                              {listener, POLLIN, 0}};
-        for (size_t i = 0; i < nrelay_fds; i++) pf[5 + i] = (struct pollfd){relay_fds[i], POLLIN, 0};
-        if (poll(pf, (nfds_t)(5 + nrelay_fds), -1) < 0) continue;
+                                                              {listener, POLLIN, 0},
+                                                              {relay_decides ? relay_sock : -1, POLLIN, 0}};
+        if (poll(pf, 6, -1) < 0) continue;
         /* Denials first: the program is blocked in its call until it is answered. */
         if (pf[4].revents & POLLIN) {
             if (decisions_serve(listener) < 0) { close(listener); listener = -1; }
@@ -683,9 +679,15 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             close(listener); /* POLLHUP: nothing uses the filter any more */
             listener = -1;
         }
+        if (pf[5].revents) decisions_intake(relay_sock); /* the denials the relay answered */
         if (pf[3].revents) {
             listener = take_listener(offer_r, child, report_w, &decided);
-            if (listener >= 0 && P.inject) inject_share(relay_sock, listener); /* the relay answers connects */
+            /* With LOOPBACK_INJECT the relay receives every notification (inject_share): init only records. */
+            if (listener >= 0 && P.inject && inject_share(relay_sock, listener)) {
+                close(listener);
+                listener = -1;
+                relay_decides = 1;
+            }
             close(offer_r);
             offer_r = -1;
         }
@@ -695,9 +697,6 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             close(authority_r);
             authority_r = -1;
         }
-        for (size_t i = 0; i < nrelay_fds; i++)
-            if (pf[5 + i].revents)
-                relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i], relay_kinds[i]);
         if (pf[1].revents) {
             char c;
             if (read(lifeline_r, &c, 1) <= 0) { kill_tree_and_reap(); _exit(EXIT_LIFELINE); }
@@ -723,9 +722,7 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
             kill(-1, (int)si.ssi_signo); /* ALL: only valid with a pid namespace (validated) */
         }
     }
-    /* Connections made just before the program ended still reach the relay. */
-    for (size_t i = 0; i < nrelay_fds; i++)
-        relay_pass(relay_sock, relay_fds[i], relay_fports[i], relay_families[i], relay_kinds[i]);
+    /* Connections made just before the program ended: the relay takes them when init's end of its socket closes. */
     /* Whatever else of the tree is still blocked in a denied call is answered, then killed with the rest. */
     while (listener >= 0) {
         struct pollfd lp = {listener, POLLIN, 0};
@@ -736,6 +733,8 @@ static void init_main(int exec_w, int report_w, int lifeline_r) {
     clock_gettime(CLOCK_MONOTONIC, &reaped);
     line(report_w, "ended:exited=%ld,reaped=%ld", abs_ns(&t_exited), abs_ns(&reaped));
     if (listener >= 0) close(listener);
+    /* The relay sends a denial's record before it answers it, so every denial the tree saw is waiting here. */
+    if (relay_decides) decisions_intake(relay_sock);
     if (decided) decisions_report(report_w);
     if (WIFSIGNALED(status)) line(report_w, "exit:signal:%d", WTERMSIG(status));
     else line(report_w, "exit:code:%d", WEXITSTATUS(status));
@@ -938,17 +937,15 @@ static int launch(const char *spec) {
 
     open_before_namespaces();                  /* step 2 */
     /* The relay must stay in the host's network namespace: fork it before the unshare. */
-    if (P.inject) inject_ports(P.relay_ports, P.nrelay); /* the relay's copy of the rule, before it forks */
+    /* the relay's copy of the rule, before it forks; and whether init's pid namespace is below the relay's */
+    if (P.inject) inject_ports(P.relay_ports, P.nrelay, (P.ns & NS_PID) ? 1 : 0);
     if (P.nrelay || P.nrelay_udp || P.has_proxy)
         relay_pid = relay_start(&relay_sock, P.has_proxy ? P.proxy_path : NULL, P.proxy_preamble, P.proxy_preamble_len);
     enter_namespaces();                        /* step 3 */
     clock_gettime(CLOCK_MONOTONIC, &t_namespaces);
-    if (P.nrelay)
-        relay_listen(P.relay_ports, P.nrelay, RELAY_KIND_LOOPBACK, relay_fds, relay_fports, relay_families, relay_kinds,
-                     &nrelay_fds);
-    if (P.has_proxy)
-        relay_listen(&P.proxy_port, 1, RELAY_KIND_PROXY, relay_fds, relay_fports, relay_families, relay_kinds,
-                     &nrelay_fds);
+    /* The relay accepts on these itself (relay.c): init never holds them. */
+    if (P.nrelay) relay_listen(relay_sock, P.relay_ports, P.nrelay, RELAY_KIND_LOOPBACK);
+    if (P.has_proxy) relay_listen(relay_sock, &P.proxy_port, 1, RELAY_KIND_PROXY);
     if (P.nrelay_udp) relay_udp(relay_sock, P.relay_udp_ports, P.nrelay_udp);
     if (!(P.ns & NS_PID)) prctl(PR_SET_CHILD_SUBREAPER, 1);
     /* The working directory must exist where the program will run (the view, when there is one). */
@@ -995,8 +992,7 @@ static int launch(const char *spec) {
     close(lp[0]);
     for (size_t i = 0; i < P.ncgroups; i++) close(P.cgroup_fds[i]); /* init joins them */
     if (into_cgroup_fd >= 0) close(into_cgroup_fd);
-    /* Only init serves the listeners and talks to the relay: when init ends, the relay sees end of file. */
+    /* Only init talks to the relay from here on: when init ends, the relay sees end of file. */
     if (relay_sock >= 0) close(relay_sock);
-    for (size_t i = 0; i < nrelay_fds; i++) close(relay_fds[i]);
     return outer_main(init, ep[0], rp[0], lp[1]);
 }

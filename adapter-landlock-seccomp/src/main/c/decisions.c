@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,6 +76,21 @@ int decisions_take(int pidfd, int fdnum) {
     return -1;
 }
 
+static void note(unsigned nr, unsigned pid, unsigned long long a0, unsigned long long a1, unsigned long long a2) {
+    total++;
+    if (nr < MAX_NR) counts[nr]++;
+    ring[ring_next] = (struct sample){nr, pid, a0, a1, a2};
+    ring_next = (ring_next + 1) % RING;
+    if (ring_used < RING) ring_used++;
+}
+
+void decisions_intake(int relay_sock) {
+    struct inject_denial d;
+    ssize_t n;
+    while ((n = recv(relay_sock, &d, sizeof d, MSG_DONTWAIT)) > 0)
+        if (n == (ssize_t)sizeof d && d.tag[3] == 'D') note(d.nr, d.pid, d.a0, d.a1, d.a2);
+}
+
 int decisions_serve(int listener) {
     /* Buffers as large as this kernel says its structures are (never smaller than ours). */
     static struct seccomp_notif_sizes sizes;
@@ -90,16 +106,10 @@ int decisions_serve(int listener) {
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req.n) < 0) {
         return errno == ENOENT || errno == EINTR ? 0 : -1; /* the caller died or was interrupted */
     }
-    /* LOOPBACK_INJECT merged into this filter: a connect notification is the trap, never a denial (the merged
-     * filter answers a denied connect with EPERM itself); the relay answers it. */
-    if (inject_forward(&req.n)) return 0;
+    /* With LOOPBACK_INJECT merged into this filter the relay holds the listener (inject_share), so init serves
+     * it only when that hand-over failed: a trapped connect is then answered EPERM and recorded like a denial. */
     struct seccomp_data *d = &req.n.data;
-    unsigned nr = (unsigned)d->nr;
-    total++;
-    if (nr < MAX_NR) counts[nr]++;
-    ring[ring_next] = (struct sample){nr, req.n.pid, d->args[0], d->args[1], d->args[2]};
-    ring_next = (ring_next + 1) % RING;
-    if (ring_used < RING) ring_used++;
+    note((unsigned)d->nr, req.n.pid, d->args[0], d->args[1], d->args[2]);
     memset(&resp, 0, sizeof resp);
     resp.r.id = req.n.id;
     resp.r.error = -EPERM;

@@ -18,6 +18,10 @@ int decisions_take(int pidfd, int fdnum);
 /* Init: answers one pending notification with EPERM and records it. Returns -1 when the listener is done. */
 int decisions_serve(int listener);
 
+/* Init, with the listener shared with the relay: records the denials the relay answered (its 'D' messages on
+ * relay_sock, inject.h), as many as are waiting; never blocks. */
+void decisions_intake(int relay_sock);
+
 /* Init: the summary lines (a total, counts per syscall number, the latest denials), written once. */
 void decisions_report(int report_w);
 

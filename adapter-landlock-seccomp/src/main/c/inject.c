@@ -59,10 +59,12 @@
 static uint16_t granted[PLAN_MAX_RELAY_PORTS];
 static size_t ngranted;
 static unsigned long long host_cookie;
+static int pid_level;
 
-void inject_ports(const uint16_t *ports, size_t n) {
+void inject_ports(const uint16_t *ports, size_t n, int init_pid_level) {
     ngranted = n < PLAN_MAX_RELAY_PORTS ? n : PLAN_MAX_RELAY_PORTS;
     memcpy(granted, ports, ngranted * sizeof *granted);
+    pid_level = init_pid_level;
 }
 
 #define LD_ABS(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
@@ -145,9 +147,6 @@ void inject_install(int relay_sock) {
     close(listener);
 }
 
-/* Init's end towards the relay once the listener is shared; -1 before (or without LOOPBACK_INJECT). */
-static int forward_to = -1;
-
 static int send_with(int sock, const void *msg, size_t len, int fd) {
     char cbuf[CMSG_SPACE(sizeof(int))];
     memset(cbuf, 0, sizeof cbuf);
@@ -165,37 +164,12 @@ static int send_with(int sock, const void *msg, size_t len, int fd) {
     return sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
 }
 
-void inject_share(int relay_sock, int listener) {
+/* Why the relay receives, not init: a trapped connect waited for two wake-ups (init's, then the relay's, with a
+ * pidfd passed between them); now it waits for the relay's alone. Denials are rare, and their answer (EPERM) needs
+ * nothing the relay lacks; only their record is init's. */
+int inject_share(int relay_sock, int listener) {
     unsigned char msg[4] = {0, 0, 0, 'M'};
-    if (relay_sock >= 0 && send_with(relay_sock, msg, sizeof msg, listener) == 0) forward_to = relay_sock;
-}
-
-int inject_forward(const struct seccomp_notif *n) {
-    if (forward_to < 0 || n->data.nr != __NR_connect || n->data.arch != AUDIT_ARCH_X86_64) return 0;
-    unsigned char msg[4 + sizeof *n] = {0, 0, 0, 'C'};
-    memcpy(msg + 4, n, sizeof *n);
-    /* The pid is init's view (its pid namespace): the relay gets the process itself, as a pidfd. The caller is
-     * blocked in the call, so the pid names it; the relay re-validates the notification after its reads. */
-    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n->pid, 0);
-    if (pidfd < 0) return 0; /* gone: init answers it (EPERM, recorded), harmless for a task that died */
-    /* Blocking: the relay reads at once; a relay that is gone leaves the call to fail as a lost listener would. */
-    int rc = send_with(forward_to, msg, sizeof msg, pidfd);
-    close(pidfd);
-    return rc == 0;
-}
-
-/* The pid a pidfd names, in the reader's (the relay's, the host's) pid namespace: fdinfo's "Pid:" line. */
-static pid_t pidfd_pid(int pidfd) {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-    int f = open(path, O_RDONLY | O_CLOEXEC);
-    if (f < 0) return -1;
-    ssize_t n = read(f, buf, sizeof buf - 1);
-    close(f);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    char *p = strstr(buf, "\nPid:");
-    return p ? (pid_t)strtol(p + 5, NULL, 10) : -1;
+    return relay_sock >= 0 && send_with(relay_sock, msg, sizeof msg, listener) == 0;
 }
 
 static int is_granted(uint16_t port) {
@@ -329,19 +303,19 @@ int inject_serve(int listener) {
     struct seccomp_notif n;
     memset(&n, 0, sizeof n);
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0) return errno == ENOENT || errno == EINTR ? 0 : -1;
-    return inject_handle(listener, &n, -1);
+    return inject_handle(listener, &n);
 }
 
-int inject_handle(int listener, const struct seccomp_notif *req, int given_pidfd) {
+int inject_handle(int listener, const struct seccomp_notif *req) {
     if (setup() < 0) return send_resp(listener, req->id, -ENOSYS, 0);
     __u64 id = req->id;
-    /* Received here: the pid is in the relay's (the host's) pid namespace. Forwarded by init: its pidfd says. */
-    pid_t pid = given_pidfd >= 0 ? pidfd_pid(given_pidfd) : (pid_t)req->pid;
+    /* Received here: the pid is in the relay's (the host's) pid namespace. */
+    pid_t pid = (pid_t)req->pid;
     int fd = (int)req->data.args[0];
     if (req->data.nr != __NR_connect || req->data.arch != AUDIT_ARCH_X86_64) return send_resp(listener, id, -ENOSYS, 0);
-    int pidfd = given_pidfd >= 0 ? given_pidfd : pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
-    int s = pidfd < 0 || pid <= 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-    if (pidfd >= 0 && pidfd != given_pidfd) close(pidfd);
+    int pidfd = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+    int s = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    if (pidfd >= 0) close(pidfd);
     /* No copy (bad descriptor, not ours to take): the kernel answers the call itself, as it would have. */
     if (s < 0) return send_resp(listener, id, 0, 1);
     struct sockaddr_storage a;
@@ -390,4 +364,45 @@ int inject_handle(int listener, const struct seccomp_notif *req, int given_pidfd
     }
     close(h);
     return send_resp(listener, id, inprogress ? -EINPROGRESS : 0, 0);
+}
+
+/* The caller's pid as init sees it: the relay reads the notification's pid in its own namespace, init's namespace is
+ * pid_level below it, and /proc/<pid>/status lists the pid in each namespace from the reader's down (NSpid). 0 when
+ * it cannot be read (the record then says pid 0; the answer does not depend on it). */
+static pid_t init_view(pid_t pid) {
+    if (pid_level == 0) return pid;
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    int f = open(path, O_RDONLY | O_CLOEXEC);
+    if (f < 0) return 0;
+    ssize_t n = read(f, buf, sizeof buf - 1);
+    close(f);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    char *p = strstr(buf, "\nNSpid:");
+    if (!p) return 0;
+    p += 7;
+    for (int level = 0;; level++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p) return 0;
+        if (level == pid_level) return (pid_t)v;
+        p = end;
+    }
+}
+
+int inject_receive(int listener, int ctl) {
+    /* No setup() here: denials are answered whatever it says (inject_handle answers a connect ENOSYS without it). */
+    struct seccomp_notif n;
+    memset(&n, 0, sizeof n);
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0) return errno == ENOENT || errno == EINTR ? 0 : -1;
+    if (n.data.nr == __NR_connect && n.data.arch == AUDIT_ARCH_X86_64) return inject_handle(listener, &n);
+    /* A denial (the merged filter answers a denied connect itself, so a connect here is always the trap's). */
+    struct inject_denial d = {{0, 0, 0, 'D'}, (uint32_t)n.data.nr, (uint32_t)init_view((pid_t)n.pid), n.data.args[0],
+                              n.data.args[1], n.data.args[2]};
+    /* The pid was read after the notification: it must still name the blocked caller, not a reused number. */
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &n.id) < 0) return 0;
+    /* Blocking: init reads its end in its loop; once init is gone (the tree is over) the send fails at once. */
+    if (send(ctl, &d, sizeof d, MSG_NOSIGNAL) < 0) { /* no init left to record it: answered all the same */ }
+    return send_resp(listener, n.id, -EPERM, 0);
 }

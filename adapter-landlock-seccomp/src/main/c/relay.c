@@ -1,8 +1,8 @@
 /*
  * The loopback relay (RELAY_TCP_PORT, PROTOCOL.md). The program runs in a new network namespace whose
  * only interface is its own `lo`, so no destination of the host or beyond is routable. For each granted
- * port, init listens on 127.0.0.1:Q and [::1]:Q inside that namespace and hands every accepted
- * connection (SCM_RIGHTS over a socketpair) to the relay. The relay was forked before the unshare, so
+ * port, the launcher listens on 127.0.0.1:Q and [::1]:Q inside that namespace and hands the listeners (SCM_RIGHTS
+ * over a socketpair) to the relay, which accepts on them itself. The relay was forked before the unshare, so
  * it stays in the host's network namespace; it connects to the host's 127.0.0.1:Q (or ::1) and copies
  * bytes both ways. It can reach nothing else: the port comes from the listener, never from the program.
  * RELAY_PROXY adds one more listener whose connections go to the supervisor's proxy socket instead (a path
@@ -77,9 +77,18 @@ struct flow { int inner; struct sockaddr_storage client; socklen_t clen; int hos
 static struct usock usocks[RELAY_MAX_UDP_SOCKS];
 static size_t nusocks;
 static struct flow flows[RELAY_MAX_FLOWS];
+/* The listeners in the program's namespace (RELAY_TCP_PORT, RELAY_PROXY), made by the launcher and handed over before
+ * init exists: this relay accepts on them itself, so a connect waits for one wake-up (the relay's), not two (init's
+ * accept and SCM_RIGHTS hand-over, then the relay's). Sockets keep the namespace they were made in wherever they are
+ * held, so what the relay accepts is the program's end, as init's hand-over was. */
+#define RELAY_MAX_LISTENERS (2 * PLAN_MAX_RELAY_PORTS + 2)
+struct lsock { int fd; uint16_t port; int family, kind; };
+static struct lsock lsocks[RELAY_MAX_LISTENERS];
+static size_t nlsocks;
 /* LOOPBACK_INJECT: the program's connect trap (inject.c), handed over by the program child; -1 without. */
 static int inject_listener = -1;
-/* LOOPBACK_INJECT merged into the decision filter: init receives, forwards connects ('C'), the relay answers. */
+/* LOOPBACK_INJECT merged into the decision filter: the relay receives every notification, answers connects and
+ * denials, and sends each denial's record to init ('D', inject.h) before answering it. */
 static int inject_shared = -1;
 
 static void flow_drop(struct flow *f) {
@@ -208,12 +217,13 @@ static int host_connect(uint16_t port, int family) {
     return s;
 }
 
-/* One message from init: u16 port (little-endian), u8 family (4/6), and the accepted socket. */
+/* One message from the launcher or init, each with one descriptor: a listener to serve (u16 port, little-endian,
+ * u8 family 4/6, u8 kind, 'A'), a UDP socket ('U'), the program's own trap listener ('N') or the shared one ('M'). */
 static int receive(int ctl) {
-    unsigned char msgbuf[4 + sizeof(struct seccomp_notif)];
-    unsigned char *msg = msgbuf, *msg4 = msgbuf;
+    unsigned char msg[5];
+    const unsigned char *msg4 = msg;
     char cbuf[CMSG_SPACE(sizeof(int))];
-    struct iovec iov = {msgbuf, sizeof msgbuf};
+    struct iovec iov = {msg, sizeof msg};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
     ssize_t n = recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC);
     if (n == 0) return 0; /* init is gone: the tree is over */
@@ -221,20 +231,13 @@ static int receive(int ctl) {
     int fd = -1;
     struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) memcpy(&fd, CMSG_DATA(cm), sizeof fd);
-    if (n == (ssize_t)sizeof msgbuf && msg4[3] == 'C' && fd >= 0) { /* a connect init received, and its caller */
-        struct seccomp_notif req;
-        memcpy(&req, msgbuf + 4, sizeof req);
-        if (inject_shared >= 0) inject_handle(inject_shared, &req, fd);
-        close(fd);
-        return 1;
-    }
     if (fd < 0) return 1;
     if (n == 4 && msg4[3] == 'N' && inject_listener < 0 && inject_shared < 0) {
         inject_listener = fd; /* the program's own trap: this relay receives its notifications */
         return 1;
     }
     if (n == 4 && msg4[3] == 'M' && inject_listener < 0 && inject_shared < 0) {
-        inject_shared = fd; /* the decision filter's listener: init receives, the relay answers connects */
+        inject_shared = fd; /* the decision filter's listener: the relay receives, denials' records go to init */
         return 1;
     }
     if (n == 4 && msg4[3] == 'U' && nusocks < RELAY_MAX_UDP_SOCKS) {
@@ -242,21 +245,35 @@ static int receive(int ctl) {
         usocks[nusocks++] = (struct usock){fd, (uint16_t)(msg4[0] | msg4[1] << 8), msg4[2] == 6 ? AF_INET6 : AF_INET};
         return 1;
     }
-    int proxied = n == 4 && msg4[3] == RELAY_KIND_PROXY && proxy_path[0];
-    if (n != 3 && !proxied) { close(fd); return 1; }
+    if (n == 5 && msg4[4] == 'A' && nlsocks < RELAY_MAX_LISTENERS) {
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+        lsocks[nlsocks++] = (struct lsock){fd, (uint16_t)(msg4[0] | msg4[1] << 8), msg4[2] == 6 ? AF_INET6 : AF_INET,
+                                           msg4[3]};
+        return 1;
+    }
+    close(fd);
+    return 1;
+}
+
+static int pump(int from, short rev_from, int to, short rev_to, struct half *h);
+
+/* One accepted connection of the program (a): its way to the host's loopback port, or to the proxy. */
+static void adopt(int fd, uint16_t port, int family, int kind) {
+    int proxied = kind == RELAY_KIND_PROXY && proxy_path[0];
+    if (kind != RELAY_KIND_LOOPBACK && !proxied) { close(fd); return; }
     struct conn *slot = NULL;
     for (int i = 0; i < RELAY_MAX_CONNS && !slot; i++)
         if (conns[i].a < 0) slot = &conns[i];
     int b = !slot ? -1 : proxied ? proxy_connect()
-                                 : host_connect((uint16_t)(msg[0] | msg[1] << 8), msg[2] == 6 ? AF_INET6 : AF_INET);
-    if (b < 0) { close(fd); return 1; } /* bounded, or nothing listens on the host: the program sees a reset */
+                                 : host_connect(port, family);
+    if (b < 0) { close(fd); return; } /* bounded, or nothing listens on the host: the program sees a reset */
     memset(slot, 0, sizeof *slot);
     slot->u = slot->r = -1;
-    if (half_open(&slot->ab) < 0) { close(fd); close(b); slot->a = slot->b = -1; return 1; }
+    if (half_open(&slot->ab) < 0) { close(fd); close(b); slot->a = slot->b = -1; return; }
     if (half_open(&slot->ba) < 0) {
         close(slot->ab.rd); close(slot->ab.wr); close(fd); close(b);
         slot->a = slot->b = -1;
-        return 1;
+        return;
     }
     fcntl(fd, F_SETFL, O_NONBLOCK);
     slot->a = fd;
@@ -268,11 +285,20 @@ static int receive(int ctl) {
     if (proxied) {
         unsigned char first[4 + PLAN_MAX_PREAMBLE] = {0xFF, 'A', 'H', RELAY_HANDOFF_VERSION};
         memcpy(first + 4, proxy_pre, proxy_pre_len);
-        if (write(slot->ab.wr, first, 4 + proxy_pre_len) != (ssize_t)(4 + proxy_pre_len)) { drop(slot); return 1; }
+        if (write(slot->ab.wr, first, 4 + proxy_pre_len) != (ssize_t)(4 + proxy_pre_len)) { drop(slot); return; }
         slot->ab.queued = 4 + proxy_pre_len;
         slot->mode = M_DIALOG;
     }
-    return 1;
+    /* The program has usually written its first bytes (a request) before this accept: they go now, behind the
+     * preface, not a poll round later, so the far side reads them at its first read instead of waking twice (a
+     * profile of the CONNECT path showed the proxy's first read waiting for the relay's next round). */
+    if (pump(slot->a, POLLIN, slot->b, 0, &slot->ab) < 0) drop(slot);
+}
+
+/* Takes every connection waiting on a listener (non-blocking: EAGAIN ends the pass). */
+static void accept_all(const struct lsock *l) {
+    int c;
+    while ((c = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) adopt(c, l->port, l->family, l->kind);
 }
 
 /* Moves bytes from `from` into h's pipe and from the pipe to `to`, a few rounds while both move. Returns -1 when
@@ -401,7 +427,7 @@ static void relay_main(int ctl) __attribute__((noreturn));
 static void relay_main(int ctl) {
     for (int i = 0; i < RELAY_MAX_CONNS; i++) conns[i].a = conns[i].b = conns[i].u = conns[i].r = -1;
     for (int i = 0; i < RELAY_MAX_FLOWS; i++) flows[i].host = -1;
-    struct pollfd pf[2 + 3 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
+    struct pollfd pf[2 + RELAY_MAX_LISTENERS + 3 * RELAY_MAX_CONNS + RELAY_MAX_UDP_SOCKS + RELAY_MAX_FLOWS];
     int draining = 0;
     for (;;) {
         if (draining) {
@@ -416,7 +442,10 @@ static void relay_main(int ctl) {
         }
         int n = 0;
         pf[n++] = (struct pollfd){draining ? -1 : ctl, POLLIN, 0};
-        pf[n++] = (struct pollfd){inject_listener, POLLIN, 0};
+        int trap = inject_listener >= 0 ? inject_listener : inject_shared; /* at most one of them is open */
+        pf[n++] = (struct pollfd){trap, POLLIN, 0};
+        int lfirst = n;
+        for (size_t i = 0; i < nlsocks; i++) pf[n++] = (struct pollfd){lsocks[i].fd, POLLIN, 0};
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
@@ -442,12 +471,14 @@ static void relay_main(int ctl) {
             if (flows[i].host >= 0 && pf[ffirst + i].revents) udp_outbound(&flows[i]);
         /* A trapped connect first: the program's thread waits in it. POLLHUP: no task uses the filter any more. */
         if (pf[1].revents & POLLIN) {
-            if (inject_serve(inject_listener) < 0) { close(inject_listener); inject_listener = -1; }
-        } else if (pf[1].revents) {
-            close(inject_listener);
-            inject_listener = -1;
+            int rc = inject_listener >= 0 ? inject_serve(trap) : inject_receive(trap, ctl);
+            if (rc < 0) pf[1].revents = POLLHUP;
         }
-        int k = 2;
+        if (pf[1].revents && !(pf[1].revents & POLLIN)) {
+            close(trap);
+            inject_listener = inject_shared = -1;
+        }
+        int k = lfirst + (int)nlsocks;
         for (int i = 0; i < RELAY_MAX_CONNS; i++) {
             struct conn *c = &conns[i];
             if (c->a < 0) continue;
@@ -455,7 +486,14 @@ static void relay_main(int ctl) {
             k += 3;
             serve(c, ra, rd, rx);
         }
+        /* After the connections polled above, so that a new one gets its own poll round. */
+        for (size_t i = 0; i < nlsocks; i++)
+            if (pf[lfirst + i].revents) accept_all(&lsocks[i]);
         if (!draining && pf[0].revents && !receive(ctl)) {
+            /* The tree is over: a connection made just before the program ended is still delivered; then nothing
+             * more can arrive (and the namespace is no longer held by our listeners). */
+            for (size_t i = 0; i < nlsocks; i++) { accept_all(&lsocks[i]); close(lsocks[i].fd); }
+            nlsocks = 0;
             draining = 1;
             alarm(RELAY_DRAIN_SECONDS); /* default action: the relay ends even if a service never reads */
         }
@@ -500,15 +538,24 @@ pid_t relay_start(int *init_end, const char *path, const unsigned char *preamble
     relay_main(3);
 }
 
-void relay_listen(const uint16_t *ports, size_t n, int kind, int *fds, uint16_t *fports, int *families, int *kinds,
-                  size_t *counter) {
-    size_t count = *counter;
+static int hand_over(int relay_sock, const unsigned char *msg, size_t len, int fd, int flags);
+
+/* A listener goes to the relay at once; a relay that cannot take it would leave its connections unanswered. */
+static void adopt_listener(int relay_sock, int s, uint16_t port, int family, int kind) {
+    unsigned char msg[5] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family,
+                            (unsigned char)kind, 'A'};
+    if (hand_over(relay_sock, msg, sizeof msg, s, 0) < 0) /* blocking: the relay is reading, however many */
+        refuse("relay", "the listener on port %u could not be handed to the relay: %s", port, strerror(errno));
+    close(s);
+}
+
+void relay_listen(int relay_sock, const uint16_t *ports, size_t n, int kind) {
     for (size_t i = 0; i < n; i++) {
         int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(ports[i]), .sin_addr = {htonl(INADDR_LOOPBACK)}};
         if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(s, 64) < 0)
             refuse("relay", "listen on 127.0.0.1:%u in the new network namespace: %s", ports[i], strerror(errno));
-        fds[count] = s; fports[count] = ports[i]; kinds[count] = kind; families[count++] = 4;
+        adopt_listener(relay_sock, s, ports[i], 4, kind);
         /* IPv6 only where the namespace has it; without ::1 the program simply cannot use IPv6. */
         int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (s6 < 0) continue;
@@ -521,12 +568,11 @@ void relay_listen(const uint16_t *ports, size_t n, int kind, int *fds, uint16_t 
             continue;
         }
         if (listen(s6, 64) < 0) refuse("relay", "listen on [::1]:%u: %s", ports[i], strerror(errno));
-        fds[count] = s6; fports[count] = ports[i]; kinds[count] = kind; families[count++] = 6;
+        adopt_listener(relay_sock, s6, ports[i], 6, kind);
     }
-    *counter = count;
 }
 
-static void hand_over(int relay_sock, const unsigned char *msg, size_t len, int fd) {
+static int hand_over(int relay_sock, const unsigned char *msg, size_t len, int fd, int flags) {
     char cbuf[CMSG_SPACE(sizeof(int))];
     memset(cbuf, 0, sizeof cbuf);
     struct iovec iov = {(void *)msg, len};
@@ -536,7 +582,8 @@ static void hand_over(int relay_sock, const unsigned char *msg, size_t len, int 
     cm->cmsg_type = SCM_RIGHTS;
     cm->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(cm), &fd, sizeof fd);
-    sendmsg(relay_sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL); /* a full or dead relay: the program sees a reset */
+    /* The relay reads at once; a full or dead relay is the caller's to judge. */
+    return sendmsg(relay_sock, &mh, flags | MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
 }
 
 void relay_udp(int relay_sock, const uint16_t *ports, size_t n) {
@@ -561,19 +608,9 @@ void relay_udp(int relay_sock, const uint16_t *ports, size_t n) {
                                family == 6 ? "[::1]" : "127.0.0.1", ports[i], strerror(errno));
             unsigned char msg[4] = {(unsigned char)(ports[i] & 0xff), (unsigned char)(ports[i] >> 8),
                                     (unsigned char)family, 'U'};
-            hand_over(relay_sock, msg, sizeof msg, s);
+            hand_over(relay_sock, msg, sizeof msg, s, MSG_DONTWAIT); /* a full or dead relay: datagrams are lost */
             close(s); /* the relay holds it now; the program's own binds on this port fail with EADDRINUSE */
         }
     }
 }
 
-void relay_pass(int relay_sock, int listener, uint16_t port, int family, int kind) {
-    for (;;) {
-        int c = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-        if (c < 0) return; /* EAGAIN: drained */
-        unsigned char msg[4] = {(unsigned char)(port & 0xff), (unsigned char)(port >> 8), (unsigned char)family,
-                                (unsigned char)kind};
-        hand_over(relay_sock, msg, kind == RELAY_KIND_PROXY ? 4 : 3, c);
-        close(c);
-    }
-}

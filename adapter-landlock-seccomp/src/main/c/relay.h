@@ -19,16 +19,12 @@ enum { RELAY_KIND_LOOPBACK = 'L', RELAY_KIND_PROXY = 'P' };
  * With a proxy socket (path non-NULL), connections of kind PROXY go there, each starting with the preamble. */
 pid_t relay_start(int *init_end, const char *proxy_path, const unsigned char *preamble, size_t preamble_len);
 
-/* Listens on 127.0.0.1 and (where present) [::1] for each port in the current namespace; refuses on error.
- * Appends to fds/fports/families/kinds from index *count. */
-void relay_listen(const uint16_t *ports, size_t n, int kind, int *fds, uint16_t *fports, int *families, int *kinds,
-                  size_t *count);
+/* Launcher: listens on 127.0.0.1 and (where present) [::1] for each port in the current namespace and hands each
+ * listener to the relay, which accepts on it itself; refuses on error. */
+void relay_listen(int relay_sock, const uint16_t *ports, size_t n, int kind);
 
 /* Binds 127.0.0.1 and (where present) [::1] UDP sockets for each port in the current namespace and hands
  * them to the relay, which forwards each client's datagrams to the host's loopback and the replies back. */
 void relay_udp(int relay_sock, const uint16_t *ports, size_t n);
-
-/* Accepts every pending connection on a listener and hands each to the relay. */
-void relay_pass(int relay_sock, int listener, uint16_t port, int family, int kind);
 
 #endif

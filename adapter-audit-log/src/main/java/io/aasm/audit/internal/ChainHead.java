@@ -14,7 +14,8 @@ import java.util.Objects;
  * <p>Why the identity is (device, inode, size, ctime): another aasm process appending (a cold CLI next to the
  * resident kernel) grows the file, so the size differs; a replaced file (an editor's rename) has another
  * inode; an in-place edit of any size updates ctime, which unlike mtime cannot be set back from user space.
- * The identity is taken under the exclusive lock after {@code fdatasync}, so it cannot include a half-done
+ * The identity is taken under the exclusive lock after the write (a later {@code fdatasync} changes none of its
+ * fields), so it cannot include a half-done
  * append of another aasm process (they take the same lock). An edit that slips past it (same size, in the same
  * ctime tick) is still caught by {@code verify}: the next record chains to the hash this appender wrote, so an
  * edited last record either fails its own hash or no longer matches the next record's {@code prev}.

@@ -46,6 +46,8 @@ final class ChainedFile {
     private final Path file;
     private final Path lock;
     private final HeadCache mode;
+    private final boolean groupSync;
+    private final GroupSync.Force force;
     private final ObjectMapper json = new ObjectMapper();
     /** Guarded by ChainedFile.class, like every append. */
     private ChainHead head;
@@ -55,9 +57,16 @@ final class ChainedFile {
     }
 
     ChainedFile(Path dir, HeadCache mode) {
+        this(dir, mode, !"false".equals(System.getProperty("aasm.audit.groupSync")), GroupSync.FDATASYNC);
+    }
+
+    /** For tests: group commit on or off, and the force wrapped. */
+    ChainedFile(Path dir, HeadCache mode, boolean groupSync, GroupSync.Force force) {
         this.file = dir.resolve("audit.jsonl");
         this.lock = dir.resolve("audit.lock");
         this.mode = mode;
+        this.groupSync = groupSync;
+        this.force = force;
     }
 
     Path path() {
@@ -68,21 +77,40 @@ final class ChainedFile {
     String append(Map<String, Object> fields) throws IOException {
         Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
+        GroupSync sync = groupSync ? GroupSync.of(file) : null;
+        Written w;
         // File locks are per process: threads of one JVM (a resident kernel's launches) queue here first.
         synchronized (ChainedFile.class) {
-            return appendLocked(fields);
+            w = appendLocked(fields, sync);
         }
+        if (sync == null) {
+            return w.line();
+        }
+        try (FileChannel out = w.out()) {
+            // outside the locks: whoever forces next covers this record and every other one written meanwhile
+            sync.awaitDurable(w.ticket(), out, force);
+            LaunchStages.mark("audit_fsync");
+        }
+        return w.line();
     }
 
-    private String appendLocked(Map<String, Object> fields) throws IOException {
+    /** A record written: its line; with group commit, the still open log and the write's ticket. */
+    private record Written(String line, FileChannel out, long ticket) {
+    }
+
+    /**
+     * Chains and writes one record under the cross-process lock. Without {@code sync} it forces the log before
+     * returning; with it, it leaves the log open and the force to the caller.
+     */
+    private Written appendLocked(Map<String, Object> fields, GroupSync sync) throws IOException {
         try (FileChannel l = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock held = l.lock()) {
             ChainHead kept = head;
-            head = null; // until this append is on disk
+            head = null; // until this append is written
             String prev;
             long seq;
             if (kept != null && (mode == HeadCache.UNCHECKED || mode == HeadCache.CHECKED && kept.stillHolds(file))) {
-                // Nobody wrote since our own forced append, which ended with a newline: no torn tail, no re-read.
+                // Nobody wrote since our own append, which ended with a newline: no torn tail, no re-read.
                 prev = kept.hash();
                 seq = kept.seq() + 1;
             } else {
@@ -98,20 +126,34 @@ final class ChainedFile {
             String bodyText = json.writeValueAsString(body);
             String hash = sha256(prev + bodyText);
             String line = PREFIX + hash + "\"," + bodyText.substring(1) + "\n";
-            try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND)) {
-                ByteBuffer b = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
+            ByteBuffer b = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
+            FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+            long ticket = 0;
+            try {
                 while (b.hasRemaining()) {
                     out.write(b);
                 }
                 LaunchStages.mark("audit_write");
-                out.force(false); // the data and the new size; no need to wait for the times
-                LaunchStages.mark("audit_fsync");
+                if (sync == null) {
+                    force.force(out);
+                    LaunchStages.mark("audit_fsync");
+                } else {
+                    ticket = sync.wrote(); // after the write returned: a force from now on covers it
+                }
+                if (mode != HeadCache.OFF) {
+                    // still under the file lock; with group commit the record may not be forced yet, which only
+                    // matters after a crash, and then it and every record chained to it are lost alike
+                    head = new ChainHead(seq, hash, ChainHead.Identity.of(file));
+                }
+            } catch (IOException | RuntimeException e) {
+                out.close();
+                throw e;
             }
-            if (mode != HeadCache.OFF) {
-                head = new ChainHead(seq, hash, ChainHead.Identity.of(file)); // still under the file lock
+            if (sync == null) {
+                out.close();
             }
-            return line.substring(0, line.length() - 1);
+            return new Written(line.substring(0, line.length() - 1), sync == null ? null : out, ticket);
         }
     }
 

@@ -10,6 +10,8 @@ import io.aasm.backend.landlockseccomp.internal.launcher.ZygoteSupply;
 import io.aasm.support.digest.DigestCache;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowerer;
 import io.aasm.backend.landlockseccomp.internal.lower.Lowering;
+import io.aasm.backend.landlockseccomp.internal.lower.PathReads;
+import io.aasm.backend.landlockseccomp.internal.plan.PlanCache;
 import io.aasm.backend.landlockseccomp.internal.probe.MeasuredCapabilities;
 import io.aasm.backend.landlockseccomp.internal.probe.ProbeCache;
 import io.aasm.backend.landlockseccomp.internal.probe.ProbeSuite;
@@ -68,6 +70,7 @@ public final class LandlockSeccompBackend implements IsolationBackend {
     private final String launcherProblem;
     private final Optional<Launches> launches;
     private final MeasuredCapabilities measured;
+    private final PlanCache plans = new PlanCache();
 
     /** The framework property only the resident kernel's face sets (its socket). */
     static final String RESIDENT_SOCKET = "aasm.resident.socket";
@@ -159,22 +162,33 @@ public final class LandlockSeccompBackend implements IsolationBackend {
     /**
      * Lowers every stated requirement once. A scope the routes accept but the lowering cannot install (a grant
      * inside aasm's own state, a write grant through another user's symlink) is reported unsupported here, so
-     * negotiation names it before anything is prepared.
+     * negotiation names it before anything is prepared. The plan comes from {@link PlanCache} when one kept for the
+     * same key still holds for the filesystem as it is now.
      */
     @Override
     public BackendPlan plan(ExecutionSpec spec) {
+        PlanCache.Planned planned = plans.plan(spec, measured::generation, this::planFresh);
+        LaunchStages.mark("backend_plan");
+        return new LandlockSeccompBackendPlan(spec, planned.capabilities(), planned.lowering());
+    }
+
+    private PlanCache.Planned planFresh(ExecutionSpec spec, PathReads reads) {
         List<ControlRequirement> all = spec.requirements();
-        BackendCapabilities caps = measured.narrowed(all, r -> lowerer.routes().route(r, all, spec.transport()));
+        BackendCapabilities caps = measured.narrowed(all, r -> lowerer.routes().route(r, all, spec.transport()), reads);
         if (!caps.available()) {
-            return new LandlockSeccompBackendPlan(spec, caps, Optional.empty()); // nothing to lower for: nothing runs here
+            return new PlanCache.Planned(caps, Optional.empty()); // nothing to lower for: nothing runs here
         }
-        Lowering lowering = lowerer.lower(spec, all);
+        Lowering lowering = lowerer.lower(spec, all, reads);
         if (lowering instanceof Lowering.Refused r) {
             caps = MeasuredCapabilities.with(caps, r.domain(), (d, report) -> blocked(report)
                     ? report : CapabilityReport.unsupported(d, r.detail()));
         }
-        LaunchStages.mark("backend_plan");
-        return new LandlockSeccompBackendPlan(spec, caps, Optional.of(lowering));
+        return new PlanCache.Planned(caps, Optional.of(lowering));
+    }
+
+    /** The plans kept for this backend (their counters say how often one was used). */
+    public PlanCache plans() {
+        return plans;
     }
 
     /** A report that already names an unmet prerequisite keeps it: that is the truer reason. */

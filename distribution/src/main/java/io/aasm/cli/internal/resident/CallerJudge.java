@@ -16,21 +16,32 @@ import java.util.Set;
  * put it. Any one of them is enough; a fact that cannot be read counts as confined (fail closed).
  *
  * <p>Every comparison is against the kernel's own values, so a kernel that itself runs inside some
- * boundary still serves callers that share exactly that boundary, and nothing wider.
+ * boundary still serves callers that share exactly that boundary, and nothing wider. The kernel's own
+ * {@code status} fields and namespaces are read once, when the judge is made (they were read again for every
+ * connection, 12 of its {@code /proc} reads): the status fields only ever grow (no_new_privs cannot be
+ * cleared, a seccomp filter cannot be removed), so a kept value can only be lower than the live one, which
+ * judges more callers confined, never fewer; and the kernel's JVM never changes its own namespaces. Its
+ * cgroups (an operator may move it) and its ancestry (a parent may exit) are read per connection as before.
  */
 final class CallerJudge {
     /** Process names of the launchers the backends run (the aasm-native launcher and its init keep it). */
     static final Set<String> LAUNCHER_NAMES = Set.of("aasm-launch", "sandlock");
     private static final int MAX_DEPTH = 4096;
 
+    private static final List<String> STATUS_FIELDS = List.of("NoNewPrivs", "Seccomp", "Seccomp_filters");
+
     private final Path procRoot;
     private final long kernelPid;
     private final ProcFacts self;
+    private final Map<String, Long> ownStatus;
+    private final Map<String, String> ownNamespaces;
 
     CallerJudge(Path procRoot, long kernelPid) {
         this.procRoot = procRoot;
         this.kernelPid = kernelPid;
         this.self = new ProcFacts(procRoot, kernelPid);
+        this.ownStatus = self.statusFields(STATUS_FIELDS).orElse(Map.of());
+        this.ownNamespaces = self.namespaces();
     }
 
     CallerVerdict judge(long pid) {
@@ -48,32 +59,33 @@ final class CallerJudge {
     }
 
     private void compareStatus(ProcFacts peer, List<String> why) {
-        Optional<Long> nnp = peer.statusField("NoNewPrivs");
-        if (nnp.isEmpty()) {
+        Optional<Map<String, Long>> status = peer.statusFields(STATUS_FIELDS);
+        Long nnp = status.map(f -> f.get("NoNewPrivs")).orElse(null);
+        if (nnp == null) {
             why.add("its /proc status cannot be read");
             return;
         }
-        long ownNnp = self.statusField("NoNewPrivs").orElse(0L);
-        if (nnp.get() == 1 && ownNnp == 0) {
+        long ownNnp = ownStatus.getOrDefault("NoNewPrivs", 0L);
+        if (nnp == 1 && ownNnp == 0) {
             why.add("no_new_privs is set (the kernel's is not)");
         }
         for (String field : List.of("Seccomp", "Seccomp_filters")) {
-            Optional<Long> own = self.statusField(field);
-            if (own.isEmpty()) {
+            Long own = ownStatus.get(field);
+            if (own == null) {
                 continue; // a kernel release without this field: nothing to compare
             }
-            Optional<Long> theirs = peer.statusField(field);
-            if (theirs.isEmpty()) {
+            Long theirs = status.get().get(field);
+            if (theirs == null) {
                 why.add(field + " cannot be read");
-            } else if (theirs.get() > own.get()) {
-                why.add(field + " " + theirs.get() + " (the kernel's: " + own.get() + ")");
+            } else if (theirs > own) {
+                why.add(field + " " + theirs + " (the kernel's: " + own + ")");
             }
         }
     }
 
     private void compareNamespaces(ProcFacts peer, List<String> why) {
         Map<String, String> theirs = peer.namespaces();
-        for (Map.Entry<String, String> own : self.namespaces().entrySet()) {
+        for (Map.Entry<String, String> own : ownNamespaces.entrySet()) {
             String t = theirs.get(own.getKey());
             if (t == null) {
                 why.add("its " + own.getKey() + " namespace cannot be read");

@@ -4,7 +4,6 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.ptr.IntByReference;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -71,7 +70,7 @@ final class PeerPin implements AutoCloseable {
 
     private Optional<Long> fdinfoPid() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + pidfd))) {
+            for (String line : ProcText.lines(ProcText.read(Path.of("/proc/self/fdinfo/" + pidfd)))) {
                 if (line.startsWith("Pid:")) {
                     return Optional.of(Long.parseLong(line.substring(4).strip()));
                 }

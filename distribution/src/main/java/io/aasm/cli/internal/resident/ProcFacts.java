@@ -27,13 +27,25 @@ final class ProcFacts {
 
     /** A numeric field of {@code status} ({@code NoNewPrivs}, {@code Seccomp}, {@code Seccomp_filters}). */
     Optional<Long> statusField(String name) {
+        return statusFields(List.of(name)).flatMap(f -> Optional.ofNullable(f.get(name)));
+    }
+
+    /**
+     * The numeric fields {@code names} of {@code status}, from one read of the file (the kernel generates it
+     * afresh on every read, and a caller check needs three of its fields); a field the file lacks is absent
+     * from the map, an unreadable file is empty.
+     */
+    Optional<Map<String, Long>> statusFields(List<String> names) {
         try {
-            for (String line : Files.readAllLines(dir.resolve("status"))) {
-                if (line.startsWith(name + ":")) {
-                    return Optional.of(Long.parseLong(line.substring(name.length() + 1).strip()));
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (String line : ProcText.lines(ProcText.read(dir.resolve("status")))) {
+                for (String name : names) {
+                    if (line.startsWith(name) && line.length() > name.length() && line.charAt(name.length()) == ':') {
+                        out.put(name, Long.parseLong(line.substring(name.length() + 1).strip()));
+                    }
                 }
             }
-            return Optional.empty();
+            return Optional.of(out);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -55,7 +67,7 @@ final class ProcFacts {
     /** {@code comm} and parent pid from {@code stat}; comm may hold spaces and parentheses, so split at the last ')'. */
     Optional<Stat> stat() {
         try {
-            String s = Files.readString(dir.resolve("stat"));
+            String s = ProcText.read(dir.resolve("stat"));
             int open = s.indexOf('(');
             int close = s.lastIndexOf(')');
             if (open < 0 || close < open) {
@@ -75,7 +87,7 @@ final class ProcFacts {
     Optional<Set<String>> aasmCgroups() {
         try {
             Set<String> groups = new LinkedHashSet<>();
-            for (String line : Files.readAllLines(dir.resolve("cgroup"))) {
+            for (String line : ProcText.lines(ProcText.read(dir.resolve("cgroup")))) {
                 int colon = line.indexOf(':', line.indexOf(':') + 1);
                 for (String part : line.substring(colon + 1).split("/")) {
                     if (part.startsWith("aasm-")) {

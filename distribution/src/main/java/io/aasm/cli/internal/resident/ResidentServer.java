@@ -55,6 +55,8 @@ public final class ResidentServer implements Connection.Server {
     private final Admission admission;
     private final ThreadPoolExecutor pool;
     private final CallerJudge judge;
+    private IdleCollector idle;
+    private Thread idleThread;
     private RequestLog requests;
     private volatile int listener = -1;
     private volatile ServiceRegistration<?> listening;
@@ -94,7 +96,20 @@ public final class ResidentServer implements Connection.Server {
         }
     }
 
+    /** The collector that shrinks the heap after a burst; a bad setting is said in one line first, like the limits. */
+    private static IdleCollector idleCollector(Admission admission) {
+        long seconds;
+        try {
+            seconds = IdleCollector.quietSeconds(System.getProperty(IdleCollector.PROPERTY));
+        } catch (IllegalArgumentException e) {
+            log0(e.getMessage() + "; the resident kernel does not start");
+            throw e;
+        }
+        return new IdleCollector(seconds * 1_000_000_000L, admission::open, IdleCollector::collectOnce);
+    }
+
     private void open() throws IOException {
+        idle = idleCollector(admission); // a bad setting refuses before the lock is taken
         Path sock = Path.of(path);
         lockChannel = FileChannel.open(Path.of(path + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         lock = lockChannel.tryLock();
@@ -112,6 +127,7 @@ public final class ResidentServer implements Connection.Server {
         Thread acceptor = new Thread(this::acceptLoop, "aasm-resident-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+        idleThread = IdleCollector.startIfEnabled(idle);
         log0("resident kernel listening on " + path + " (pid " + Libc.C.getpid() + "; " + limits + ")");
         Supplier<String> status = this::status;
         listening = ctx.registerService(Supplier.class, status, FrameworkUtil.asDictionary(Map.of(LISTENING, "listening")));
@@ -128,6 +144,7 @@ public final class ResidentServer implements Connection.Server {
             }
             long accepted = System.nanoTime();
             served.incrementAndGet();
+            idle.activity();
             if (!admission.tryConnection()) {
                 refuseAtAccept(fd, accepted);
                 continue;
@@ -139,6 +156,7 @@ public final class ResidentServer implements Connection.Server {
                         c.run();
                     } finally {
                         admission.releaseConnection();
+                        idle.activity(); // the quiet period counts from the last connection's end
                     }
                 });
             } catch (RuntimeException e) {
@@ -192,6 +210,9 @@ public final class ResidentServer implements Connection.Server {
             }
         }
         pool.shutdownNow();
+        if (idleThread != null) {
+            idleThread.interrupt();
+        }
         if (requests != null) {
             requests.close();
         }

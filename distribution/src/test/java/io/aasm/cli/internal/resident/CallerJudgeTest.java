@@ -85,6 +85,45 @@ class CallerJudgeTest {
     }
 
     @Test
+    void theKernelsOwnStatusIsReadOnceAndCanOnlyErrTowardsConfined() throws IOException {
+        CallerJudge judge = new CallerJudge(proc, KERNEL);
+        // the kernel later gains a filter (it cannot lose one): its kept count is lower than the live one
+        process(KERNEL, "java", 1, Map.of("Seccomp", "2", "Seccomp_filters", "1", "NoNewPrivs", "1"));
+        process(CALLER, "aasm-client", SHELL, Map.of("Seccomp", "2", "Seccomp_filters", "1", "NoNewPrivs", "1"));
+        CallerVerdict v = judge.judge(CALLER);
+        assertTrue(v.why().contains("Seccomp_filters 1 (the kernel's: 0)"), v.why());
+        assertTrue(v.why().contains("no_new_privs is set"), v.why());
+        // control: a judge made after the change serves the same caller
+        assertFalse(new CallerJudge(proc, KERNEL).judge(CALLER).confined());
+    }
+
+    @Test
+    void oneJudgeServesManyCallersAndReadsEachCallersFactsAfresh() throws IOException {
+        CallerJudge judge = new CallerJudge(proc, KERNEL);
+        assertFalse(judge.judge(CALLER).confined(), judge.judge(CALLER).why());
+        process(CALLER, "aasm-client", SHELL, Map.of("Seccomp_filters", "1", "ns:net", "net:[999]"));
+        CallerVerdict v = judge.judge(CALLER);
+        assertTrue(v.why().contains("Seccomp_filters 1 (the kernel's: 0)"), v.why());
+        assertTrue(v.why().contains("its own net namespace"), v.why());
+        process(CALLER, "aasm-client", SHELL, Map.of());
+        assertFalse(judge.judge(CALLER).confined(), judge.judge(CALLER).why());
+        // the kernel's cgroups are still read per connection: an operator may move it
+        process(CALLER, "aasm-client", SHELL, Map.of("cgroup", "0::/aasm-1234-abcd"));
+        assertTrue(judge.judge(CALLER).confined());
+        process(KERNEL, "java", 1, Map.of("cgroup", "0::/aasm-1234-abcd"));
+        assertFalse(judge.judge(CALLER).confined(), judge.judge(CALLER).why());
+    }
+
+    @Test
+    void aFieldNameThatOnlyStartsLikeAnotherIsNotIt() throws IOException {
+        // "Seccomp_filters:" must not be read as "Seccomp", nor the other way round
+        process(CALLER, "aasm-client", SHELL, Map.of("Seccomp", "0", "Seccomp_filters", "3"));
+        CallerVerdict v = judge();
+        assertEquals(1, v.reasons().size(), v.why());
+        assertTrue(v.why().contains("Seccomp_filters 3"), v.why());
+    }
+
+    @Test
     void anyNamespaceOfItsOwnMeansConfined() throws IOException {
         for (String n : ProcFacts.NAMESPACES) {
             hostLikeTree();

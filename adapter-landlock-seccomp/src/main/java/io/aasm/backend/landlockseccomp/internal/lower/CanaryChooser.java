@@ -5,7 +5,6 @@ import io.aasm.ports.policy.ControlRequirement;
 import io.aasm.ports.policy.IpcChannel;
 import io.aasm.ports.policy.Scope;
 import io.aasm.ports.policy.SyscallMode;
-import io.aasm.support.canary.CanaryPaths;
 import io.aasm.support.canary.HarmlessCalls;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -28,9 +27,9 @@ final class CanaryChooser {
     }
 
     Optional<Canaries> choose(List<ControlRequirement> reqs, FilesystemGrants fs, Optional<String> stateDir,
-                              List<Integer> grantedTcpPorts) {
+                              List<Integer> grantedTcpPorts, PathReads fsReads) {
         Set<Canaries.Kind> kinds = EnumSet.noneOf(Canaries.Kind.class);
-        Optional<String> root = stateDir.map(d -> CanaryPaths.realOrNearest(Path.of(d)));
+        Optional<String> root = stateDir.map(d -> fsReads.realOrNearest(Path.of(d)));
         List<String> reads = fs.read().orElse(List.of()).stream().map(Grant::real).toList();
         List<String> writes = fs.write().orElse(List.of()).stream().map(Grant::real).toList();
         if (root.isPresent() && fs.read().isPresent() && !ViewPlanner.covered(root.get(), reads)

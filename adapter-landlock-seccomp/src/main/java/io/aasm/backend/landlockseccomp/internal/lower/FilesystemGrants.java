@@ -14,9 +14,14 @@ import java.util.stream.Collectors;
  * will mount. Absent means the domain is not stated (unrestricted); present and empty means deny-all.
  */
 final class FilesystemGrants {
+    private final PathReads reads;
     private Optional<List<Grant>> read = Optional.empty();
     private Optional<List<Grant>> write = Optional.empty();
     private List<String> privateDirs = List.of();
+
+    FilesystemGrants(PathReads reads) {
+        this.reads = reads;
+    }
 
     /** Resolves one statement; the refusal text when a grant is missing or a write grant was redirected. */
     Optional<String> add(ControlRequirement r) {
@@ -28,7 +33,7 @@ final class FilesystemGrants {
         for (String path : r.scope() instanceof Scope.Paths p ? p.paths() : List.<String>of()) {
             Optional<Grant> g;
             try {
-                g = Grant.resolve(path);
+                g = Grant.resolve(path, reads);
             } catch (IOException e) {
                 return Optional.of("granted path " + path + " cannot be resolved: " + e.getMessage());
             }
@@ -88,7 +93,7 @@ final class FilesystemGrants {
     List<Grant> resolveAll(List<String> paths) throws IOException {
         List<Grant> out = new ArrayList<>();
         for (String p : paths) {
-            Grant.resolve(p).ifPresent(out::add);
+            Grant.resolve(p, reads).ifPresent(out::add);
         }
         return out;
     }

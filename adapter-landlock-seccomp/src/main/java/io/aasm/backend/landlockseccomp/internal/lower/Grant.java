@@ -1,8 +1,6 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -44,6 +42,11 @@ public record Grant(String asWritten, String real, List<Link> links) {
 
     /** Resolves an absolute, normalised path component by component; empty when it does not exist. */
     public static Optional<Grant> resolve(String path) throws IOException {
+        return resolve(path, PathReads.DIRECT);
+    }
+
+    /** The same, every lstat and readlink asked through {@code reads} (one lstat per component). */
+    public static Optional<Grant> resolve(String path, PathReads reads) throws IOException {
         Deque<String> todo = new ArrayDeque<>(components(path));
         List<Link> links = new ArrayList<>();
         Path current = Path.of("/");
@@ -54,19 +57,19 @@ public record Grant(String asWritten, String real, List<Link> links) {
                 continue;
             }
             Path next = current.resolve(name);
-            if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+            PathReads.Node node = reads.lstat(next);
+            if (!node.exists()) {
                 return Optional.empty();
             }
-            if (!Files.isSymbolicLink(next)) {
+            if (!node.symlink()) {
                 current = next;
                 continue;
             }
             if (links.size() >= MAX_LINKS) {
                 throw new IOException(path + ": more than " + MAX_LINKS + " symlinks");
             }
-            String target = Files.readSymbolicLink(next).toString();
-            links.add(new Link(next.toString(), target, (Integer) Files.getAttribute(next, "unix:uid",
-                    LinkOption.NOFOLLOW_LINKS)));
+            String target = reads.readlink(next);
+            links.add(new Link(next.toString(), target, node.uid()));
             List<String> rest = new ArrayList<>(components(target));
             rest.addAll(todo);
             todo.clear();

@@ -1,6 +1,5 @@
 package io.aasm.backend.landlockseccomp.internal.lower;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,17 +15,25 @@ import java.util.TreeSet;
  */
 final class Landlock {
     private final int abi;
+    private final PathReads reads;
     private boolean readStated;
     private boolean writeStated;
     private final Map<String, Long> wanted = new LinkedHashMap<>();
     /** Folders the view creates itself (private folders): no host path to ask whether they are folders. */
     private final java.util.Set<String> viewFolders = new java.util.HashSet<>();
+    /** Read grants bound read-only where truncate changes nothing (ReadOnlyTruncate): their rule carries it. */
+    private final java.util.Set<String> truncateToo = new java.util.HashSet<>();
     private boolean netHandled;
     private final TreeSet<Integer> ports = new TreeSet<>();
     private long scoped;
 
     Landlock(int abi) {
+        this(abi, PathReads.DIRECT);
+    }
+
+    Landlock(int abi, PathReads reads) {
         this.abi = abi;
+        this.reads = reads;
     }
 
     void read(List<Grant> grants) {
@@ -52,6 +59,11 @@ final class Landlock {
     void implicitFolder(String path, long rights) {
         viewFolders.add(path);
         want(path, rights);
+    }
+
+    /** Lets the kernel's open() check stop at these read grants; see {@link ReadOnlyTruncate} for why it is safe. */
+    void truncateBeneathReadOnly(java.util.Set<String> paths) {
+        truncateToo.addAll(paths);
     }
 
     private void want(String path, long rights) {
@@ -92,7 +104,8 @@ final class Landlock {
         List<LandlockSeccompPlan.PathRule> rules = new ArrayList<>();
         if (handled != 0) {
             wanted.forEach((p, rights) -> {
-                long allowed = viewFolders.contains(p) ? rights & handled : forPath(p, rights & handled);
+                long wantedHere = truncateToo.contains(p) ? rights | LandlockRights.TRUNCATE : rights;
+                long allowed = viewFolders.contains(p) ? wantedHere & handled : forPath(p, wantedHere & handled);
                 if (allowed != 0) {
                     rules.add(new LandlockSeccompPlan.PathRule(p, allowed));
                 }
@@ -104,7 +117,7 @@ final class Landlock {
     }
 
     /** The kernel rejects directory-only rights on a file rule; a file grant gets the file rights only. */
-    private static long forPath(String path, long rights) {
-        return Files.isDirectory(Path.of(path)) ? rights : rights & ~LandlockRights.DIRECTORY_ONLY;
+    private long forPath(String path, long rights) {
+        return reads.stat(Path.of(path)).directory() ? rights : rights & ~LandlockRights.DIRECTORY_ONLY;
     }
 }

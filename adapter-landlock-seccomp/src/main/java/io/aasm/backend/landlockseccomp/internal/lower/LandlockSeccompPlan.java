@@ -75,6 +75,20 @@ public record LandlockSeccompPlan(
     }
 
     /**
+     * The same plan for another call of the same decision: only the parts a lowering copies from the call without
+     * deciding anything from them (the program, its arguments, its environment's values) are replaced. The plan
+     * cache reuses a plan this way; which parts are copied is stated where they are read ({@link Lowerer}).
+     */
+    public LandlockSeccompPlan forCall(String program, List<String> argv, Map<String, String> environment) {
+        if (!environment.keySet().equals(this.environment.keySet())) {
+            throw new IllegalArgumentException("the environment's names decide the plan; only values may differ");
+        }
+        return new LandlockSeccompPlan(program, argv, workingDirectory, environment, landlock, seccomp, namespaces,
+                view, generatedFiles, mountProc, rlimits, cgroupLimits, wallClockSeconds, installed, relayTcpPorts,
+                relayUdpPorts, proxyPort, loopbackInjection, authority, canaries, deniedCalls);
+    }
+
+    /**
      * What every launch installs around the program whatever the policy states: a new session (and a
      * pseudo-terminal of its own when the caller's stdin is a terminal), every capability dropped, and a
      * program pid chosen at random in its pid namespace (so per-pid names do not collide across launches).
@@ -110,6 +124,17 @@ public record LandlockSeccompPlan(
         @Override
         public byte[] bpf() {
             return bpf.clone();
+        }
+
+        /** By content: two plans with the same filters are the same plan (a record compares arrays by identity). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SeccompProgram p && purpose.equals(p.purpose) && java.util.Arrays.equals(bpf, p.bpf);
+        }
+
+        @Override
+        public int hashCode() {
+            return purpose.hashCode() * 31 + java.util.Arrays.hashCode(bpf);
         }
     }
 

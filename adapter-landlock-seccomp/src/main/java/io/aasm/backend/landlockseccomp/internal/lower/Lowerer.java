@@ -65,13 +65,18 @@ public final class Lowerer {
     }
 
     public Lowering lower(ExecutionSpec spec, List<ControlRequirement> requirements) {
+        return lower(spec, requirements, PathReads.DIRECT);
+    }
+
+    /** The same, every question to the filesystem asked through {@code reads} (the plan cache records them). */
+    public Lowering lower(ExecutionSpec spec, List<ControlRequirement> requirements, PathReads reads) {
         for (ControlRequirement r : requirements) {
             Route route = routes.route(r, requirements, spec.transport());
             if (route instanceof Route.Unsupported u) {
                 return new Lowering.Refused(r.domain(), u.reason());
             }
             for (Need n : ((Route.Supported) route).needs()) {
-                if (n.check(facts) instanceof PrerequisiteStatus.Unsatisfied un) {
+                if (n.check(facts, reads) instanceof PrerequisiteStatus.Unsatisfied un) {
                     return new Lowering.Refused(r.domain(), n.requirement() + ": " + un.detail());
                 }
             }
@@ -81,9 +86,9 @@ public final class Lowerer {
         argv.addAll(spec.args());
         LandlockSeccompPlan.Builder b = new LandlockSeccompPlan.Builder(spec.program(), argv, spec.workingDirectory(),
                 environment(spec, requirements));
-        Landlock ll = new Landlock(facts.landlockAbi());
+        Landlock ll = new Landlock(facts.landlockAbi(), reads);
         SeccompConcerns sc = new SeccompConcerns();
-        FilesystemGrants fs = new FilesystemGrants();
+        FilesystemGrants fs = new FilesystemGrants(reads);
         List<String> generatedEtc = new ArrayList<>();
         for (ControlRequirement r : requirements) {
             Optional<String> refusal = switch (r.domain()) {
@@ -124,12 +129,16 @@ public final class Lowerer {
             if (b.landlock != null) {
                 b.landlock.ports().forEach(p -> reachable.add(p.port()));
             }
-            b.canaries = canaries.choose(requirements, fs, canaryRoot, reachable);
+            b.canaries = canaries.choose(requirements, fs, canaryRoot, reachable, reads);
         }
         return new Lowering.Lowered(b.build());
     }
 
-    private static Map<String, String> environment(ExecutionSpec spec, List<ControlRequirement> reqs) {
+    /**
+     * The program's environment: the spec's, reduced to the delegated names when credentials are stated. Only
+     * its names decide anything in a plan (the credential step lists them); its values are copied.
+     */
+    public static Map<String, String> environment(ExecutionSpec spec, List<ControlRequirement> reqs) {
         Map<String, String> env = new TreeMap<>(spec.environment());
         for (ControlRequirement r : reqs) {
             if (r.domain() == CapabilityDomain.CREDENTIAL) {
@@ -186,6 +195,14 @@ public final class Lowerer {
                     + FilesystemGrants.describe(grants));
         });
         fs.privateDirs().forEach(d -> ll.implicitFolder(d, LandlockRights.write(ll.abi()) | LandlockRights.READ));
+        java.util.Set<String> roTruncate = ReadOnlyTruncate.paths(view, fs.read().orElse(List.of()),
+                fs.write().orElse(List.of()));
+        if (!roTruncate.isEmpty() && (ll.handledFs() & LandlockRights.TRUNCATE) != 0) {
+            ll.truncateBeneathReadOnly(roTruncate);
+            b.step(CapabilityDomain.FILESYSTEM_READ, "landlock truncate also beneath the read-only mounts of "
+                    + roTruncate + ", where the mount refuses it first (EROFS), so the kernel's check of an open() "
+                    + "stops at the grant instead of walking to the root");
+        }
         if (fs.stated()) {
             implicitDevices(ll);
             if (view.base() == View.Base.EMPTY && !fs.read().orElse(List.of()).isEmpty()) {

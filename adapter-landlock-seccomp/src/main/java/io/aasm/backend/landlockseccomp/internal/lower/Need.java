@@ -3,7 +3,6 @@ package io.aasm.backend.landlockseccomp.internal.lower;
 import io.aasm.backend.landlockseccomp.internal.host.CgroupLayout;
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
 import io.aasm.ports.capability.PrerequisiteStatus;
-import java.nio.file.Files;
 import java.util.Optional;
 
 /** One host fact a mechanism depends on; checked against detected (or narrowed) facts. */
@@ -30,6 +29,11 @@ public enum Need {
     }
 
     public PrerequisiteStatus check(HostFacts f) {
+        return check(f, PathReads.DIRECT);
+    }
+
+    /** The same, the cgroup folder's mode and owner asked through {@code reads}. */
+    public PrerequisiteStatus check(HostFacts f, PathReads reads) {
         return switch (this) {
             case LANDLOCK_FS, LANDLOCK_TRUNCATE, LANDLOCK_NET, LANDLOCK_SCOPE -> f.landlockAbi() >= abi
                     ? new PrerequisiteStatus.Satisfied("landlock_create_ruleset reports ABI " + f.landlockAbi())
@@ -46,27 +50,24 @@ public enum Need {
                     : new PrerequisiteStatus.Unsatisfied("euid " + f.euid() + " and unprivileged user namespaces "
                     + "are disabled; set user.max_user_namespaces > 0 (and kernel.unprivileged_userns_clone=1) "
                     + "or run as root");
-            case CGROUP_PIDS -> controller(f, "pids");
-            case CGROUP_MEMORY -> controller(f, "memory");
+            case CGROUP_PIDS -> controller(f, "pids", reads);
+            case CGROUP_MEMORY -> controller(f, "memory", reads);
         };
     }
 
-    private static boolean ownedBy(java.nio.file.Path dir, int uid) {
-        try {
-            return ((Integer) Files.getAttribute(dir, "unix:uid")) == uid;
-        } catch (java.io.IOException | RuntimeException e) {
-            return false;
-        }
+    private static boolean ownedBy(java.nio.file.Path dir, int uid, PathReads reads) {
+        PathReads.Node n = reads.stat(dir);
+        return n.exists() && n.uid() == uid;
     }
 
-    private static PrerequisiteStatus controller(HostFacts f, String name) {
+    private static PrerequisiteStatus controller(HostFacts f, String name, PathReads reads) {
         Optional<CgroupLayout.ControllerHome> home = f.cgroups().home(name);
         if (home.isEmpty()) {
             return new PrerequisiteStatus.Unsatisfied("no " + name + " controller on this host (layout "
                     + f.cgroups().describe() + "); enable the controller in v1 or v2");
         }
         java.nio.file.Path dir = home.get().ownDirectory();
-        if (!Files.isWritable(dir) || !(f.root() || ownedBy(dir, f.euid()))) {
+        if (!reads.writable(dir) || !(f.root() || ownedBy(dir, f.euid(), reads))) {
             return new PrerequisiteStatus.Unsatisfied(dir + " is not writable by euid " + f.euid()
                     + "; run as root or delegate that cgroup to this user");
         }

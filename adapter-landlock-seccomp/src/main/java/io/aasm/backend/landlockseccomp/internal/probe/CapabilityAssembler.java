@@ -2,6 +2,7 @@ package io.aasm.backend.landlockseccomp.internal.probe;
 
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
 import io.aasm.backend.landlockseccomp.internal.lower.Need;
+import io.aasm.backend.landlockseccomp.internal.lower.PathReads;
 import io.aasm.backend.landlockseccomp.internal.lower.Route;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -45,13 +46,19 @@ public final class CapabilityAssembler {
     }
 
     public static CapabilityReport report(CapabilityDomain d, HostFacts facts, Route route, Optional<ProbeResult> probe) {
+        return report(d, facts, route, probe, PathReads.DIRECT);
+    }
+
+    /** The same, the prerequisites' filesystem questions (a cgroup folder's mode and owner) asked through {@code reads}. */
+    public static CapabilityReport report(CapabilityDomain d, HostFacts facts, Route route, Optional<ProbeResult> probe,
+                                          PathReads reads) {
         if (route instanceof Route.Unsupported u) {
             return CapabilityReport.unsupported(d, u.reason());
         }
         Route.Supported s = (Route.Supported) route;
         List<Prerequisite> pre = new ArrayList<>();
         for (Need n : s.needs()) {
-            pre.add(new Prerequisite(n.requirement(), n.check(facts)));
+            pre.add(new Prerequisite(n.requirement(), n.check(facts, reads)));
         }
         pre.add(new Prerequisite(PROBE_REQUIREMENT, probe.map(CapabilityAssembler::status)
                 .orElse(new PrerequisiteStatus.Unchecked("not probed yet on this host; run 'aasm probe --refresh'"))));

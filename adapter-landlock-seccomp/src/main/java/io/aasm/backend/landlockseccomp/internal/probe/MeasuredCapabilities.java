@@ -1,6 +1,7 @@
 package io.aasm.backend.landlockseccomp.internal.probe;
 
 import io.aasm.backend.landlockseccomp.internal.host.HostFacts;
+import io.aasm.backend.landlockseccomp.internal.lower.PathReads;
 import io.aasm.backend.landlockseccomp.internal.lower.Route;
 import io.aasm.ports.capability.BackendCapabilities;
 import io.aasm.ports.capability.CapabilityDomain;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
 public final class MeasuredCapabilities {
 
     /** The probe verdicts, and the reports for the strictest scope of each domain. */
-    private record Measurement(BackendCapabilities general, Map<CapabilityDomain, ProbeResult> probes) {
+    private record Measurement(long generation, BackendCapabilities general, Map<CapabilityDomain, ProbeResult> probes) {
     }
 
     private final HostFacts facts;
@@ -34,6 +35,7 @@ public final class MeasuredCapabilities {
     private final Supplier<ProbeSuite> suite;
     private final Function<CapabilityDomain, Route> generalRoute;
     private volatile Measurement measured;
+    private long generations;
 
     /**
      * {@code unavailable}: why nothing can run here (no probe then); {@code cache} and {@code suite} are made
@@ -63,6 +65,12 @@ public final class MeasuredCapabilities {
      * takes (given every requirement of the launch) and the domain's kept probe verdict.
      */
     public BackendCapabilities narrowed(List<ControlRequirement> stated, Function<ControlRequirement, Route> route) {
+        return narrowed(stated, route, PathReads.DIRECT);
+    }
+
+    /** The same, the prerequisites' filesystem questions asked through {@code reads}. */
+    public BackendCapabilities narrowed(List<ControlRequirement> stated, Function<ControlRequirement, Route> route,
+                                       PathReads reads) {
         Measurement m = measurement(false);
         if (!m.general().available()) {
             return m.general();
@@ -70,10 +78,19 @@ public final class MeasuredCapabilities {
         Map<CapabilityDomain, CapabilityReport> reports = new EnumMap<>(m.general().reports());
         for (ControlRequirement r : stated) {
             CapabilityDomain d = r.domain();
-            reports.put(d, CapabilityAssembler.report(d, facts, route.apply(r), Optional.ofNullable(m.probes().get(d))));
+            reports.put(d, CapabilityAssembler.report(d, facts, route.apply(r), Optional.ofNullable(m.probes().get(d)),
+                    reads));
         }
         BackendCapabilities g = m.general();
         return new BackendCapabilities(g.availability(), g.platformBoundary(), reports, g.measuredAt());
+    }
+
+    /**
+     * Which measurement the reports come from now (measuring first if none was made): a new number after every
+     * {@link #refresh}, so what was narrowed from an older one is recognised as such.
+     */
+    public long generation() {
+        return measurement(false).generation();
     }
 
     /** Replaces one domain's report (a scope the lowering found it cannot install). */
@@ -98,9 +115,10 @@ public final class MeasuredCapabilities {
     }
 
     private Measurement measure(boolean refresh) {
+        long generation = ++generations; // under the lock of measurement()
         Optional<String> why = unavailable.get();
         if (why.isPresent()) {
-            return new Measurement(BackendCapabilities.unavailable(why.get(), PlatformBoundary.SHARED_HOST_KERNEL),
+            return new Measurement(generation, BackendCapabilities.unavailable(why.get(), PlatformBoundary.SHARED_HOST_KERNEL),
                     Map.of());
         }
         ProbeCache store = cache.get();
@@ -114,7 +132,7 @@ public final class MeasuredCapabilities {
             }
         }
         Map<CapabilityDomain, ProbeResult> probes = Map.copyOf(entry.get().results());
-        return new Measurement(CapabilityAssembler.assemble(facts, generalRoute, probes,
+        return new Measurement(generation, CapabilityAssembler.assemble(facts, generalRoute, probes,
                 Optional.of(entry.get().measuredAt())), probes);
     }
 }

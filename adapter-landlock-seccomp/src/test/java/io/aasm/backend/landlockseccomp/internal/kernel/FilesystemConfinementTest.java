@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,59 @@ class FilesystemConfinementTest {
         assertArrayEquals(original, Files.readAllBytes(target));
         h.sh(action, tmp, read(), write(out.toString(), dir.toString()));
         assertEquals(0, Files.size(target), "control: granted truncate works");
+    }
+
+    /**
+     * A read grant bound read-only carries Landlock's truncate (ReadOnlyTruncate: the open() check then stops at the
+     * grant): truncate(2), open(O_TRUNC) and ftruncate(2) of a read-only descriptor still change nothing there, also
+     * with a write grant beneath it; control by one grant: the same folder granted for writing is truncated.
+     */
+    @Test
+    void readOnlyGrantWithTruncateRightStillCannotBeTruncated() throws Exception {
+        Path ro = Files.createDirectories(tmp.resolve("ro"));
+        Path scratch = Files.createDirectories(ro.resolve("scratch"));
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        byte[] original = "keep these bytes\n".getBytes();
+        for (String f : List.of("a", "b", "c")) {
+            Files.write(ro.resolve(f), original);
+        }
+        Path script = Files.writeString(bin.resolve("trunc.py"), String.join("\n",
+                "import os, sys",
+                "d, out = sys.argv[1], sys.argv[2]",
+                "res = []",
+                "def attempt(name, fn):",
+                "    try:",
+                "        fn()",
+                "        res.append(name + '=ok')",
+                "    except OSError as e:",
+                "        res.append(name + '=' + str(e.errno))",
+                "attempt('truncate', lambda: os.truncate(os.path.join(d, 'a'), 0))",
+                "attempt('o_trunc', lambda: os.close(os.open(os.path.join(d, 'b'), os.O_WRONLY | os.O_TRUNC)))",
+                "def ftrunc():",
+                "    fd = os.open(os.path.join(d, 'c'), os.O_RDONLY)",
+                "    try:",
+                "        os.ftruncate(fd, 0)",
+                "    finally:",
+                "        os.close(fd)",
+                "attempt('ftruncate', ftrunc)",
+                "open(out, 'w').write(' '.join(res))", ""));
+        Path result = scratch.resolve("result");
+        String action = "python3 " + script + " " + ro + " " + result;
+        var readSpec = Harness.grandchild("/bin/sh", action, tmp, java.util.Map.of(),
+                List.of(read(ro.toString(), bin.toString()), write(scratch.toString())));
+        assertTrue(Harness.plan(h.backend, readSpec).backendPlan().steps(readSpec.requirements().get(0)).stream()
+                .anyMatch(s -> s.contains("truncate also beneath the read-only mounts")), "the read grant carries truncate");
+        h.run(readSpec);
+        for (String f : List.of("a", "b", "c")) {
+            assertArrayEquals(original, Files.readAllBytes(ro.resolve(f)), f + " changed");
+        }
+        assertEquals("truncate=30 o_trunc=30 ftruncate=22", Files.readString(result), "EROFS, EROFS, EINVAL");
+        h.sh(action, tmp, read(bin.toString()), write(ro.toString()));
+        for (String f : List.of("a", "b")) {
+            assertEquals(0, Files.size(ro.resolve(f)), "control: " + f + " is truncated where writes are granted");
+        }
+        // ftruncate needs a descriptor opened for writing wherever the file is
+        assertEquals("truncate=ok o_trunc=ok ftruncate=22", Files.readString(result));
     }
 
     @Test

@@ -165,7 +165,7 @@ class LoopbackInjectionTest {
     }
 
     @Test
-    void inAPidNamespaceInitForwardsTheCallerToTheRelay() throws Exception {
+    void inAPidNamespaceTheRelayFindsTheCaller() throws Exception {
         // a credential statement gives the launch its own pid namespace: init then sees other pids than the relay
         try (Echo at = new Echo(InetAddress.getLoopbackAddress())) {
             assertEquals("ok True got:5", probe("inject", "plain", at.port, 0, egress(tcp(at.port)),
@@ -266,6 +266,25 @@ class LoopbackInjectionTest {
             assertEquals("recorded EPERM False got:5", probe("relay", "recorded", at.port, 0, relayed,
                     egress(tcp(at.port))));
             assertEquals(1, relayed.size(), relayed.toString());
+        }
+    }
+
+    @Test
+    void inAPidNamespaceADenialTheRelayAnsweredNamesThePidTheProgramSees() throws Exception {
+        // the relay receives every notification (in the host's pid namespace) and sends init the denial's record with
+        // the caller's pid as init's namespace numbers it, as init recorded it when it received the denials itself
+        try (Echo at = new Echo(InetAddress.getLoopbackAddress())) {
+            for (String mode : List.of("inject", "relay")) { // control: the relay path, where init receives
+                List<EvidenceRecord> during = new ArrayList<>();
+                String out = probe(mode, "recordedpid", at.port, 0, during, egress(tcp(at.port)),
+                        Harness.req(CapabilityDomain.CREDENTIAL, new Scope.Delegated(List.of())));
+                String injected = mode.equals("inject") ? "True" : "False"; // as python prints it
+                assertTrue(out.startsWith("recorded EPERM " + injected + " got:5 pid:"), mode + ": " + out);
+                String pid = out.substring(out.indexOf("pid:") + 4);
+                assertEquals(1, during.size(), mode + ": " + during);
+                String detail = during.get(0).detail();
+                assertTrue(detail.matches("(?s).*socket\\([^)]*\\) by pid " + pid + "\\b.*"), mode + ": " + detail);
+            }
         }
     }
 

@@ -87,8 +87,30 @@ class LowererTest {
         LandlockSeccompPlan p = lowered(host(7, 0, 100, false), req(CapabilityDomain.FILESYSTEM_READ,
                 new Scope.Paths(List.of("/etc/hostname", "/usr"))), req(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of())));
         var rules = p.landlock().orElseThrow().paths();
-        assertEquals(LandlockRights.EXECUTE | LandlockRights.READ_FILE, rules.get(0).access());
-        assertEquals(LandlockRights.READ, rules.get(1).access());
+        // both are read-only binds, so they also carry truncate (ReadOnlyTruncate), a file right
+        assertEquals(LandlockRights.EXECUTE | LandlockRights.READ_FILE | LandlockRights.TRUNCATE, rules.get(0).access());
+        assertEquals(LandlockRights.READ | LandlockRights.TRUNCATE, rules.get(1).access());
+    }
+
+    @Test
+    void readGrantsCarryTruncateOnlyWhereTheViewBindsThemReadOnly() {
+        ControlRequirement read = req(CapabilityDomain.FILESYSTEM_READ, new Scope.Paths(List.of("/usr", "/etc")));
+        LandlockSeccompPlan p = lowered(host(7, 0, 100, false), read,
+                req(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of("/tmp"))));
+        var rules = p.landlock().orElseThrow().paths();
+        long usr = rules.stream().filter(r -> r.path().equals("/usr")).findFirst().orElseThrow().access();
+        assertEquals(LandlockRights.READ | LandlockRights.TRUNCATE, usr);
+        // /dev is a tmpfs of the view's own, not a read-only bind: its rule is unchanged
+        long dev = rules.stream().filter(r -> r.path().equals("/dev")).findFirst().orElseThrow().access();
+        assertEquals(0, dev & LandlockRights.TRUNCATE);
+        assertTrue(p.installed().get(CapabilityDomain.FILESYSTEM_READ).stream()
+                .anyMatch(s -> s.contains("truncate also beneath the read-only mounts")),
+                "the plan says why the read grants carry truncate");
+        // reads alone: truncate is not handled, so no rule carries it (and the grants are read-write binds)
+        LandlockSeccompPlan readOnly = lowered(host(7, 0, 100, false), read);
+        assertEquals(0, readOnly.landlock().orElseThrow().handledFs() & LandlockRights.TRUNCATE);
+        assertTrue(readOnly.landlock().orElseThrow().paths().stream()
+                .noneMatch(r -> (r.access() & LandlockRights.TRUNCATE) != 0 && r.path().equals("/usr")));
     }
 
     @Test

@@ -57,7 +57,9 @@ public final class HandOff {
                 return Optional.empty();
             }
             long forwarded = forward(leftover, upstream);
-            ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
+            // usually nothing follows: the program waits for the answer before it sends more (a heap buffer; the
+            // channel reads through its thread's cached direct one, no fresh 64 KiB allocation per tunnel)
+            ByteBuffer buf = ByteBuffer.allocate(8 * 1024);
             while (client.read(buf) >= 0) {
                 buf.flip();
                 forwarded += forward(buf, upstream);

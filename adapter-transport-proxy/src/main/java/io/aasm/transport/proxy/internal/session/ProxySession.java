@@ -29,7 +29,10 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * The mediation of one launch: its own listener (a unix socket in its own 0700 folder for a relayed launch;
  * {@code 127.0.0.1} on a free port for a launch without a boundary), its own credential, its own records. One
- * thread accepts; each connection is an {@link Exchange} on the mediator's pool.
+ * pool thread waits in {@code accept}; the connection it gets is served on that same thread (an {@link Exchange})
+ * once it has asked the pool for the next accepting thread, so no connection waits for a hand-over between
+ * threads before its request is read (a wake-up of another thread, on a loaded machine a scheduling round, on
+ * every connect: docs/mediation.md, "Connect latency").
  */
 public final class ProxySession implements MediationSession {
     /** Connections of one session open at once; more are refused and recorded. */
@@ -42,7 +45,9 @@ public final class ProxySession implements MediationSession {
     private final Map<String, String> environment;
     private final DecisionBook book;
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
-    private final Thread acceptor;
+    private final Context ctx;
+    private final Admission admission;
+    private final Dialer dialer;
     private volatile boolean closed;
 
     private ProxySession(String launchId, Gate gate, ServerSocketChannel listener, Optional<SessionFiles> files,
@@ -53,8 +58,9 @@ public final class ProxySession implements MediationSession {
         this.files = files;
         this.environment = Map.copyOf(environment);
         this.book = book;
-        this.acceptor = new Thread(() -> accept(ctx, admission), "aasm-mediation-accept-" + launchId);
-        acceptor.setDaemon(true);
+        this.ctx = ctx;
+        this.admission = admission;
+        this.dialer = new Dialer(ctx.connectTimeoutMillis());
     }
 
     /** What every session of one mediator shares. */
@@ -86,7 +92,7 @@ public final class ProxySession implements MediationSession {
                 env = ProxyVariables.of(gate.userInfo() + "127.0.0.1:" + port);
             }
             ProxySession s = new ProxySession(id, gate, listener, Optional.of(files), env, book, ctx, admission);
-            s.acceptor.start();
+            ctx.pool().execute(s::acceptOne);
             return s;
         } catch (IOException | RuntimeException e) {
             closeQuietly(listener);
@@ -98,30 +104,36 @@ public final class ProxySession implements MediationSession {
         }
     }
 
-    private void accept(Context ctx, Admission admission) {
-        Dialer dialer = new Dialer(ctx.connectTimeoutMillis());
-        while (!closed) {
-            SocketChannel c;
+    /**
+     * Waits for one connection, hands the waiting to the next pool thread, and serves the connection here. A
+     * pool that refuses the next accept is shutting down (the mediator stops): nothing more is accepted.
+     */
+    private void acceptOne() {
+        SocketChannel c;
+        try {
+            c = listener.accept();
+        } catch (IOException e) {
+            return; // closed
+        }
+        boolean more = !closed;
+        if (more) {
             try {
-                c = listener.accept();
-            } catch (IOException e) {
-                return; // closed
-            }
-            if (open.size() >= MAX_OPEN || closed) {
-                book.add(new Attempt(launchId).protocol("unknown").reason("more than " + MAX_OPEN
-                        + " connections open at once").done());
-                Tunnel.close(c);
-                continue;
-            }
-            open.add(c);
-            try {
-                ctx.pool().execute(new Exchange(c, launchId, admission, gate, dialer, book, ctx.pool(), ctx.timer(),
-                        () -> release(c), () -> closed, ctx.handOff()));
+                ctx.pool().execute(this::acceptOne);
             } catch (RejectedExecutionException e) {
-                release(c);
-                Tunnel.close(c);
+                more = false;
             }
         }
+        if (!more || open.size() >= MAX_OPEN) {
+            if (more) {
+                book.add(new Attempt(launchId).protocol("unknown").reason("more than " + MAX_OPEN
+                        + " connections open at once").done());
+            }
+            Tunnel.close(c);
+            return;
+        }
+        open.add(c);
+        new Exchange(c, launchId, admission, gate, dialer, book, ctx.pool(), ctx.timer(), () -> release(c),
+                () -> closed, ctx.handOff()).run();
     }
 
     private void release(SocketChannel c) {

@@ -15,11 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -77,6 +79,34 @@ class ProxySessionTest {
         assertEquals(5, d.bytesUp());
         assertEquals(4, d.bytesDown());
         assertEquals(1, s.tally().allowed());
+    }
+
+    @Test
+    @Timeout(20) // a liveness bound, far below the 30 s dialog limit that would free a held-up session on its own
+    void connectionsStalledInTheirDialogDoNotHoldUpTheNextOne() throws Exception {
+        // each connection is served on the thread that accepted it, which first hands the accepting on: a client
+        // that sends half a request (or nothing) must not keep the session from answering the others
+        MediationSession s = relayed();
+        List<Client> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                stalled.add(relayClient(s).send(i == 0 ? "" : "CONNECT granted.test:" + granted.port()));
+            }
+            try (Client c = relayClient(s)) {
+                String head = c.send("CONNECT granted.test:" + granted.port() + " HTTP/1.1\r\n\r\n").head();
+                assertTrue(head.startsWith("HTTP/1.1 200"), head);
+                assertEquals("pong", c.send("hello").finish());
+            }
+            assertEquals(List.of("hello"), granted.await(1));
+        } finally {
+            for (Client c : stalled) {
+                c.close();
+            }
+        }
+        s.close();
+        // control: the stalled ones reached nothing and are recorded as incomplete, not as admitted tunnels
+        assertEquals(1, s.tally().allowed(), s.decisions().toString());
+        assertEquals(List.of("hello"), granted.received());
     }
 
     @Test
