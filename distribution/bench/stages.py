@@ -304,6 +304,12 @@ def main():
         print("\npaired, %s minus %s, client-observed: median %+.2f ms, p5 %+.2f, p95 %+.2f; %s faster in %d of %d rounds"
               % (arm.name, first.name, statistics.median(d) / 1000, pct(d, 5) / 1000, pct(d, 95) / 1000, arm.name,
                  sum(1 for x in d if x < 0), len(d)))
+    for prev, arm in zip(arms[1:], arms[2:]):
+        # each arm against the one before it too: arms listed as successive steps pair each step on its own
+        d = [x - y for x, y in zip(arm.walls, prev.walls)]
+        print("\npaired, %s minus %s, client-observed: median %+.2f ms, p5 %+.2f, p95 %+.2f; %s faster in %d of %d rounds"
+              % (arm.name, prev.name, statistics.median(d) / 1000, pct(d, 5) / 1000, pct(d, 95) / 1000, arm.name,
+                 sum(1 for x in d if x < 0), len(d)))
     for name, r in rates.items():
         print("throughput %s: %s launches/s (%d clients x %d launches, rounds in order)"
               % (name, ", ".join("%.1f" % x for x in r), a.clients, a.per_client))

@@ -915,13 +915,16 @@ int main(int argc, char **argv) {
     /* The launcher's own environment is never passed on; wipe it so no copy of it lingers. */
     for (char **e = environ; e && *e; e++) memset(*e, 0, strlen(*e));
     signal(SIGPIPE, SIG_IGN);
-    if (argc == 3 && strcmp(argv[1], "serve") == 0) return zygote_serve(argv[2], launch);
-    if (argc != 2) refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write> | serve unix:<socket>");
+    if ((argc == 3 || (argc == 4 && strcmp(argv[3], "no-spare") == 0)) && strcmp(argv[1], "serve") == 0)
+        return zygote_serve(argv[2], argc == 3, launch);
+    if (argc != 2)
+        refuse("channel", "usage: aasm-launch unix:<socket> | fd:<read>,<write> | serve unix:<socket> [no-spare]");
     return launch(argv[1]);
 }
 
 /* One launch, from the inventory of what was inherited to the program's end: run by a fresh launcher, or by a
- * child the zygote forked (which starts here with only the request's stdio open, like a fresh exec). */
+ * child the zygote forked (which starts here with only the request's stdio open, like a fresh exec, and, when
+ * the plan came with the request, its channel as fd 3 with the whole plan already in it: `fd:3,3`). */
 static int launch(const char *spec) {
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     take_inventory();

@@ -88,7 +88,8 @@ final class HostState {
         if (runs.unavailable().isPresent()) {
             return BackendCapabilities.unavailable(runs.unavailable().get(), PlatformBoundary.SHARED_HOST_KERNEL);
         }
-        return CapabilityCatalog.build(probes(refresh).orElseThrow(), teardown);
+        // a refresh (`aasm probe`) measures again: the teardown check too, in this process
+        return CapabilityCatalog.build(probes(refresh).orElseThrow(), refresh ? teardown.forLaunch() : teardown);
     }
 
     CapabilityCatalog.Teardown teardown() {

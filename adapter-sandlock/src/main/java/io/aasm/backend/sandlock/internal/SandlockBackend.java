@@ -3,6 +3,7 @@ package io.aasm.backend.sandlock.internal;
 import io.aasm.backend.sandlock.internal.canary.CanaryBait;
 import io.aasm.backend.sandlock.internal.capability.Narrowing;
 import io.aasm.backend.sandlock.internal.capability.OwnState;
+import io.aasm.backend.sandlock.internal.discovery.AnswerCache;
 import io.aasm.backend.sandlock.internal.discovery.BackendManifest;
 import io.aasm.backend.sandlock.internal.discovery.CommandRunner;
 import io.aasm.support.digest.DigestCache;
@@ -18,6 +19,7 @@ import io.aasm.backend.sandlock.internal.supervise.ProcessTable;
 import io.aasm.backend.sandlock.internal.supervise.Runs;
 import io.aasm.backend.sandlock.internal.supervise.SandlockRun;
 import io.aasm.backend.sandlock.internal.supervise.SandlockState;
+import io.aasm.backend.sandlock.internal.supervise.TeardownCheckCache;
 import io.aasm.backend.sandlock.internal.supervise.TreeTeardown;
 import io.aasm.ports.backend.BackendId;
 import io.aasm.ports.backend.BackendIdentity;
@@ -82,7 +84,9 @@ public final class SandlockBackend implements IsolationBackend {
             return t;
         });
         LaunchIds ids = new LaunchIds(new ProcessTable(settings.procRoot()));
-        this.runs = Runs.embedded(settings.guardCacheDir(), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
+        // The extracted guard's digest is remembered under its file identity next to it (GuardBinary).
+        this.runs = Runs.embedded(settings.guardCacheDir(), Optional.of(new DigestCache(settings.guardCacheDir(),
+                "sandlock-guard")), new Runs.Places(ids, new Cgroups(settings.sysRoot(),
                 settings.procRoot(), ids), new SandlockState(settings.shmRoot(), ids)), timers,
                 settings.terminateGraceMillis(), AuthorityDrop.forThisProcess(settings.procRoot()));
         // A predecessor killed together with its guard leaves its cgroup (and what is in it): reclaim it now.
@@ -91,8 +95,12 @@ public final class SandlockBackend implements IsolationBackend {
                 settings.canaryRoot());
         // The binary's digest is remembered in the backend's own state under its file identity (DigestCache).
         Discovery discovery = new Discovery(settings.env(), new CommandRunner(10_000), manifest,
-                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256);
-        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot()));
+                settings.requireVerifiedProvenance(), new DigestCache(settings.probeCacheDir(), "sandlock")::sha256,
+                // its answers to --version and check are kept per boot and digest (AnswerCache)
+                Optional.of(new AnswerCache(settings.probeCacheDir(), settings.procRoot())));
+        // The teardown self-check's verdict is remembered per boot next to the probes (TeardownCheckCache).
+        this.host = new HostState(settings, discovery, runs, new TreeTeardown(runs, settings.procRoot(),
+                Optional.of(new TeardownCheckCache(settings.probeCacheDir(), settings.procRoot()))));
     }
 
     /** This backend's own files: the probe cache and the extracted guard beneath it. No launch may write them. */

@@ -18,6 +18,12 @@ final class ForkStdio implements AutoCloseable {
     private ForkStdio() {
     }
 
+    /** Whether every redirect has a descriptor form (no pipe), checked before anything is made for a request. */
+    static boolean possible(LaunchOptions options) {
+        return options.stdin().type() != Redirect.Type.PIPE && options.stdout().type() != Redirect.Type.PIPE
+                && options.stderr().type() != Redirect.Type.PIPE;
+    }
+
     /** Empty when a redirect has no descriptor form (a pipe). */
     static Optional<ForkStdio> of(LaunchOptions options) throws IOException {
         Redirect[] r = {options.stdin(), options.stdout(), options.stderr()};

@@ -28,10 +28,10 @@ import java.util.concurrent.TimeoutException;
  */
 public final class LauncherProcess implements AutoCloseable {
     private final LauncherHandle process;
-    private final SocketChannel channel;
+    private final java.nio.channels.ByteChannel channel;
     private final StatusReader status;
 
-    private LauncherProcess(LauncherHandle process, SocketChannel channel, StatusReader status) {
+    private LauncherProcess(LauncherHandle process, java.nio.channels.ByteChannel channel, StatusReader status) {
         this.process = process;
         this.channel = channel;
         this.status = status;
@@ -48,6 +48,13 @@ public final class LauncherProcess implements AutoCloseable {
     /** Sends {@code message} as is; {@code endInput} then half-closes the channel (tests of truncated plans). */
     static LauncherProcess start(Path launcher, byte[] message, LaunchOptions options, boolean endInput)
             throws IOException {
+        boolean zygote = options.zygote().isPresent() && options.wrapper().isEmpty() && options.channelOwner().isEmpty();
+        if (zygote && !endInput && options.zygote().get().planInRequest() && ForkStdio.possible(options)) {
+            Optional<LauncherProcess> p = startWithPlan(launcher, message, options);
+            if (p.isPresent()) {
+                return p.get();
+            }
+        }
         Path dir = privateDir();
         Path socket = dir.resolve("c");
         LauncherHandle process = null;
@@ -61,9 +68,9 @@ public final class LauncherProcess implements AutoCloseable {
                     Files.setAttribute(p, "unix:gid", o.gid());
                 }
             }
-            if (options.zygote().isPresent() && options.wrapper().isEmpty() && options.channelOwner().isEmpty()) {
+            if (zygote) {
                 try {
-                    process = options.zygote().get().fork(options, "unix:" + socket).orElse(null);
+                    process = options.zygote().get().fork(options, "unix:" + socket, -1).orElse(null);
                 } catch (ZygoteSupply.Uncertain e) {
                     // The zygote may have forked a launcher for this channel before it failed: a fresh channel
                     // keeps that one from taking this plan; it finds no listener and refuses.
@@ -97,6 +104,46 @@ public final class LauncherProcess implements AutoCloseable {
             // The launcher stopped reading (it refused early); its status line says why.
         }
         return new LauncherProcess(process, channel, StatusReader.start(process, channel));
+    }
+
+    /**
+     * The plan with the zygote request (PROTOCOL.md, "Zygote"): written into a socket pair whose other end the
+     * forked launcher gets as fd 3, so it starts with its plan: no socket to bind, no connection to accept.
+     * Empty when the zygote takes no request (the caller starts the launcher the usual way).
+     */
+    private static Optional<LauncherProcess> startWithPlan(Path launcher, byte[] message, LaunchOptions options)
+            throws IOException {
+        Optional<PlanChannel> pair = PlanChannel.holding(message);
+        if (pair.isEmpty()) {
+            return Optional.empty();
+        }
+        PlanChannel channel = pair.get();
+        LauncherHandle process;
+        try {
+            process = options.zygote().get().fork(options, "fd:3,3", channel.launcherEnd()).orElse(null);
+        } catch (ZygoteSupply.Uncertain e) {
+            // The zygote failed after the request reached it: a launcher may hold this channel. Only when the
+            // whole plan comes back out of it can no launcher run it, and the launch may start afresh.
+            boolean withdrawn = channel.withdraw();
+            channel.close();
+            channel.readerDone();
+            if (withdrawn) {
+                return Optional.of(start(launcher, message, options.withZygote(Optional.empty()), false));
+            }
+            throw new IOException("the launcher zygote failed after a launcher took this launch's plan (its"
+                    + " channel is closed, so that launcher ends its tree): " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            channel.readerDone();
+            throw e;
+        }
+        if (process == null) {
+            channel.close();
+            channel.readerDone();
+            return Optional.empty();
+        }
+        channel.sent();
+        return Optional.of(new LauncherProcess(process, channel, StatusReader.start(process, channel)));
     }
 
     private static Process spawn(Path launcher, Path socket, LaunchOptions options) throws IOException {
@@ -153,6 +200,11 @@ public final class LauncherProcess implements AutoCloseable {
     /** Sends {@code signal} to the launcher (forwarded per the plan's SIGNALS); false once it has ended. */
     public boolean signal(int signal) {
         return process.signal(signal);
+    }
+
+    /** Whether the plan went with the zygote request (the launcher never connected for it). */
+    public boolean planWithRequest() {
+        return channel instanceof PlanChannel;
     }
 
     /** Whether the resident kernel's zygote forked this launcher. */

@@ -4,7 +4,7 @@ import io.aasm.ports.evidence.DescriptorInventory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +22,15 @@ final class StatusReader implements Runnable {
     /** The launcher's stage stamps ({@code stages:}, {@code ended:}): stage name to CLOCK_MONOTONIC nanoseconds. */
     final java.util.Map<String, Long> stamps = new java.util.concurrent.ConcurrentHashMap<>();
     private final LauncherHandle process;
-    private final SocketChannel channel;
+    private final ByteChannel channel;
     private String finalLine;
 
-    private StatusReader(LauncherHandle process, SocketChannel channel) {
+    private StatusReader(LauncherHandle process, ByteChannel channel) {
         this.process = process;
         this.channel = channel;
     }
 
-    static StatusReader start(LauncherHandle process, SocketChannel channel) {
+    static StatusReader start(LauncherHandle process, ByteChannel channel) {
         StatusReader r = new StatusReader(process, channel);
         Thread t = new Thread(r, "aasm-launch-status-" + process.pid());
         t.setDaemon(true);
@@ -65,6 +65,9 @@ final class StatusReader implements Runnable {
         } catch (IOException e) {
             // Treated like end of stream: the launcher's exit status decides below.
         }
+        if (channel instanceof PlanChannel p) {
+            p.readerDone(); // its descriptor may go once the lifeline is cut too
+        }
         finish("launcher closed its status channel");
     }
 
@@ -84,11 +87,34 @@ final class StatusReader implements Runnable {
                     (int) parseLong(f.length > 2 ? f[2] : "0"));
             case "decisions", "decision", "decisions-unavailable" -> decisions.accept(l);
             case "canary-unavailable" -> canary = new CanaryOutcome.Unavailable(f.length > 1 ? l.substring(19) : "");
-            case "exit", "error" -> finalLine = l;
+            case "exit", "error" -> {
+                finalLine = l;
+                exitOnLine();
+            }
             case "stages", "ended" -> parseStamps(l.substring(f[0].length() + 1));
             default -> { } // unknown lines are kept in the transcript only (forward compatibility)
         }
     }
+
+    /**
+     * The launcher writes {@code exit:} as its last word, after init has reaped the whole tree, the relay is
+     * stopped and the terminal restored: nothing of the launch runs any more, only the launcher's own exit is
+     * left. The outcome is complete then, without waiting for end of file and the launcher's reaping (a round
+     * trip through the zygote or the JVM's reaper). The launcher's own status still waits for its reaping
+     * ({@link LauncherProcess#launcherExitCode}). {@code -Daasm.native.launcher.exit=reaped} waits as before.
+     */
+    private void exitOnLine() {
+        if (!EXIT_ON_LINE || !(start.isDone() && start.join() instanceof StartOutcome.Started)) {
+            return;
+        }
+        if (finalLine.startsWith("exit:code:")) {
+            exit.complete(new ExitOutcome.Exited((int) parseLong(finalLine.substring(10))));
+        } else if (finalLine.startsWith("exit:signal:")) {
+            exit.complete(new ExitOutcome.Signalled((int) parseLong(finalLine.substring(12))));
+        }
+    }
+
+    static final boolean EXIT_ON_LINE = !"reaped".equals(System.getProperty("aasm.native.launcher.exit", "").trim());
 
     private void finish(String why) {
         int rc;

@@ -42,8 +42,11 @@ final class Zygote {
         t.start();
     }
 
-    /** Executes {@code launcher serve unix:<socket>} and accepts its connection (only from that process). */
-    static Zygote start(Path launcher) throws IOException {
+    /**
+     * Executes {@code launcher serve unix:<socket>} and accepts its connection (only from that process);
+     * {@code ahead}: the zygote keeps one child forked ahead of the next request.
+     */
+    static Zygote start(Path launcher, boolean ahead) throws IOException {
         Path dir = LauncherProcess.privateDir();
         Path socket = dir.resolve("z");
         int listener = C.socket(ZygoteCalls.AF_UNIX, ZygoteCalls.SOCK_SEQPACKET | ZygoteCalls.SOCK_CLOEXEC
@@ -54,7 +57,12 @@ final class Zygote {
             if (listener < 0 || C.bind(listener, addr, addr.length) < 0 || C.listen(listener, 1) < 0) {
                 throw new IOException("zygote socket: errno " + Native.getLastError());
             }
-            ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "serve", "unix:" + socket)
+            java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(launcher.toString(), "serve",
+                    "unix:" + socket));
+            if (!ahead) {
+                cmd.add("no-spare");
+            }
+            ProcessBuilder pb = new ProcessBuilder(cmd)
                     .redirectInput(Redirect.from(new java.io.File("/dev/null"))).redirectOutput(Redirect.DISCARD)
                     .redirectError(Redirect.DISCARD);
             pb.environment().clear();
@@ -109,7 +117,10 @@ final class Zygote {
         return !dead && process.isAlive();
     }
 
-    /** Forks a launcher on {@code stdio} (three descriptors, sent and then closed by the caller) for {@code spec}. */
+    /**
+     * Forks a launcher on {@code stdio} for {@code spec}: three descriptors (stdin, stdout, stderr), or four with
+     * the launch's channel last (then {@code spec} is {@code fd:3,3}); sent, and then closed by the caller.
+     */
     ForkedLauncher fork(int[] stdio, String spec) throws IOException {
         byte[] s = spec.getBytes(StandardCharsets.UTF_8);
         ByteBuffer m = ByteBuffer.allocate(12 + s.length).order(ByteOrder.nativeOrder());

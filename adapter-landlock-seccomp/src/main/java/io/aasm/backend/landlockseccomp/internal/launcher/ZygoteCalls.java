@@ -7,12 +7,14 @@ import com.sun.jna.Pointer;
 /** The libc calls the zygote's control channel needs: the JDK has neither SOCK_SEQPACKET nor SCM_RIGHTS. */
 interface ZygoteCalls extends Library {
     int AF_UNIX = 1;
+    int SOCK_STREAM = 1;
     int SOCK_SEQPACKET = 5;
     int SOCK_NONBLOCK = 0x800;
     int SOCK_CLOEXEC = 0x80000;
     int SOL_SOCKET = 1;
     int SO_PEERCRED = 17;
     int SCM_RIGHTS = 1;
+    int MSG_DONTWAIT = 0x40;
     int MSG_NOSIGNAL = 0x4000;
     int O_RDONLY = 0;
     int O_WRONLY = 1;
@@ -26,6 +28,10 @@ interface ZygoteCalls extends Library {
     ZygoteCalls INSTANCE = Native.load("c", ZygoteCalls.class);
 
     int socket(int domain, int type, int protocol);
+
+    int socketpair(int domain, int type, int protocol, int[] sv);
+
+    long send(int fd, byte[] buf, long len, int flags);
 
     int bind(int fd, byte[] addr, int len);
 

@@ -51,6 +51,7 @@ class ZygoteTest {
         try (LauncherProcess p = start(LauncherFixture.sh("echo hi; exit 7").build(), "a", true)) {
             assertInstanceOf(StartOutcome.Started.class, p.awaitStart(), p.transcript().toString());
             assertTrue(p.forked(), "the zygote forked this launcher");
+            assertTrue(p.planWithRequest(), "with its plan in the request");
             assertEquals(new ExitOutcome.Exited(7), p.waitFor());
             assertEquals(7, p.launcherExitCode(), "the zygote reaped the launcher and passed its status on");
             assertFalse(p.signal(LauncherHandle.SIGTERM), "no signal once the launcher is reaped");
@@ -103,6 +104,126 @@ class ZygoteTest {
             assertEquals(zygoteFds, fds(zpid), "the zygote opened nothing for B either");
         } finally {
             LauncherFixture.tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * The child forked ahead serves the next launch: launch A (environment, working directory, an extra
+     * descriptor, no Landlock, still running) and then launch B (another environment and directory, Landlock
+     * handling file writes with no grant) on the child the zygote had forked while A ran. B sees nothing of A,
+     * and B's boundary is in force: the file A appended to is unchanged byte for byte by B's attempt.
+     */
+    @Test
+    void theChildForkedAheadCarriesNothingOfTheLaunchBefore() throws Exception {
+        ZygoteSupply ahead = new ZygoteSupply(binaryPath(), System::nanoTime, true);
+        try {
+            childAheadCarriesNothing(ahead);
+        } finally {
+            ahead.close();
+        }
+    }
+
+    private LauncherProcess start(PlanMessage plan, String name, ZygoteSupply supply) throws IOException {
+        LaunchOptions opts = LaunchOptions.inherit().withStdio(Redirect.from(new java.io.File("/dev/null")),
+                Redirect.to(dir.resolve(name + ".out").toFile()), Redirect.to(dir.resolve(name + ".err").toFile()));
+        return LauncherProcess.start(binaryPath(), plan, opts.withZygote(Optional.of(supply)));
+    }
+
+    private void childAheadCarriesNothing(ZygoteSupply zygote) throws Exception {
+        Path victim = dir.resolve("victim"), ready = dir.resolve("a-ready"), aFacts = dir.resolve("a-facts");
+        Files.createDirectories(dir.resolve("a-cwd"));
+        Files.createDirectories(dir.resolve("b-cwd"));
+        Files.writeString(victim, "start\n");
+        String tag = LauncherFixture.newTag();
+        PlanMessage a = LauncherFixture.sh("exec 7>" + dir.resolve("held") + "; echo a >> " + victim + "; " + facts(aFacts)
+                + "; echo > " + ready + "; exec /bin/sleep " + tag).env("A_ONLY", "secret-of-a")
+                .cwd(dir.resolve("a-cwd").toString()).build();
+        try (LauncherProcess pa = start(a, "a", zygote)) {
+            assertInstanceOf(StartOutcome.Started.class, pa.awaitStart(), pa.transcript().toString());
+            assertTrue(pa.forked());
+            LauncherFixture.waitFor(() -> Files.exists(ready));
+            String aSaw = Files.readString(aFacts);
+            // The control: A had its own facts to leak, and without Landlock its write went through.
+            assertTrue(aSaw.contains("fd 7") && aSaw.contains("A_ONLY=secret-of-a") && aSaw.contains("cwd " + dir.resolve("a-cwd")),
+                    aSaw);
+            assertEquals("start\na\n", Files.readString(victim));
+            ProcessHandle z = ProcessHandle.of(zygote.pid().orElseThrow()).orElseThrow();
+            LauncherFixture.waitFor(() -> spares(z, pa.pid()).size() == 1);
+            List<Long> spare = spares(z, pa.pid());
+            assertEquals(1, spare.size(), "one child forked ahead besides A's launcher: " + spare);
+
+            // B: write-file access handled by Landlock with no rule granting it, so the append must fail.
+            PlanMessage b = LauncherFixture.sh("for f in /proc/self/fd/*; do echo fd ${f##*/}; done; tr '\\0' '\\n' < /proc/self/environ;"
+                    + " echo cwd $(pwd); if echo b >> " + victim + "; then echo wrote; else echo denied; fi")
+                    .env("B_ONLY", "of-b").cwd(dir.resolve("b-cwd").toString()).landlock(0x2, 0, 0).build();
+            try (LauncherProcess pb = start(b, "b", zygote)) {
+                assertEquals(new ExitOutcome.Exited(0), pb.waitFor(), pb.transcript().toString());
+                assertTrue(pb.forked() && pb.planWithRequest());
+                assertEquals(spare.get(0), pb.pid(), "B ran on the child forked ahead of its request");
+            }
+            String bSaw = Files.readString(dir.resolve("b.out"));
+            assertTrue(bSaw.contains("B_ONLY=of-b") && bSaw.contains("cwd " + dir.resolve("b-cwd")) && bSaw.contains("denied"), bSaw);
+            assertFalse(bSaw.contains("A_ONLY") || bSaw.contains("fd 7") || bSaw.contains("a-cwd") || bSaw.contains("wrote"), bSaw);
+            assertEquals("start\na\n", Files.readString(victim), "B's boundary kept the file byte for byte");
+        } finally {
+            LauncherFixture.tagged(tag).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The zygote's children other than {@code launcher}: the child it keeps forked ahead. */
+    private static List<Long> spares(ProcessHandle zygote, long launcher) {
+        return zygote.children().map(ProcessHandle::pid).filter(p -> p != launcher).toList();
+    }
+
+    /** Without the child ahead ({@code no-spare}, the default) the zygote forks at the request and holds no child waiting. */
+    @Test
+    void withoutTheChildAheadTheZygoteForksAtTheRequest() throws Exception {
+        ZygoteSupply plain = new ZygoteSupply(binaryPath(), System::nanoTime, false);
+        try {
+            LaunchOptions opts = LaunchOptions.inherit().withStdio(Redirect.from(new java.io.File("/dev/null")),
+                    Redirect.to(dir.resolve("p.out").toFile()), Redirect.to(dir.resolve("p.err").toFile()));
+            try (LauncherProcess p = LauncherProcess.start(binaryPath(), LauncherFixture.sh("echo plain").build(),
+                    opts.withZygote(Optional.of(plain)))) {
+                assertEquals(new ExitOutcome.Exited(0), p.waitFor(), p.transcript().toString());
+                assertTrue(p.forked() && p.planWithRequest());
+            }
+            assertEquals("plain\n", Files.readString(dir.resolve("p.out")));
+            ProcessHandle z = ProcessHandle.of(plain.pid().orElseThrow()).orElseThrow();
+            LauncherFixture.waitFor(() -> z.children().findAny().isEmpty());
+            assertEquals(0, z.children().count(), "no child waits in a zygote started without one ahead");
+        } finally {
+            plain.close();
+        }
+    }
+
+    /** A zygote that cannot start is not tried at every launch: a second after the failure, then doubling. */
+    @Test
+    void aZygoteThatCannotStartIsRetriedOnlyAfterABackOff() throws Exception {
+        Path link = dir.resolve("launcher");
+        Files.createSymbolicLink(link, Path.of("/bin/false")); // exits at once: it never connects
+        long[] now = {0};
+        ZygoteSupply s = new ZygoteSupply(link, () -> now[0], true);
+        try {
+            assertEquals(null, s.current());
+            assertEquals(1, s.attempts());
+            now[0] += ZygoteSupply.FIRST_BACKOFF_NANOS - 1;
+            assertEquals(null, s.current(), "within the back-off: launchers start directly");
+            assertEquals(1, s.attempts(), "and no start was attempted");
+            now[0] += 1;
+            assertEquals(null, s.current());
+            assertEquals(2, s.attempts(), "the back-off over: tried again");
+            now[0] += ZygoteSupply.FIRST_BACKOFF_NANOS;
+            assertEquals(null, s.current());
+            assertEquals(2, s.attempts(), "the back-off doubled after the second failure");
+            // Control: the same supply with a launcher that can serve starts a zygote at the next try.
+            Files.delete(link);
+            Files.createSymbolicLink(link, binaryPath());
+            now[0] += ZygoteSupply.FIRST_BACKOFF_NANOS;
+            assertTrue(s.current() != null, "the zygote started once the back-off was over");
+            assertEquals(3, s.attempts());
+            assertTrue(s.pid().isPresent());
+        } finally {
+            s.close();
         }
     }
 

@@ -171,5 +171,13 @@ public final class CapabilityCatalog {
         PrerequisiteStatus selfCheck();
 
         String describe();
+
+        /**
+         * The teardown as seen by a launch that relies on it (a wall-clock ceiling): its self-check observed in
+         * this process, never only remembered from an earlier one.
+         */
+        default Teardown forLaunch() {
+            return this;
+        }
     }
 }

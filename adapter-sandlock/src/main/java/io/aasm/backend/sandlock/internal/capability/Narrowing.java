@@ -38,7 +38,10 @@ public final class Narrowing {
                 reports.put(r.domain(), CapabilityReport.unsupported(r.domain(), x.reason()));
             } else if (r.domain() == CapabilityDomain.RESOURCE && r.scope() instanceof Scope.Limits lim
                     && !(reports.get(r.domain()).support() instanceof SupportLevel.Unsupported)) {
-                reports.put(r.domain(), CapabilityCatalog.resource(probes, teardown, lim.maxMemoryBytes().isPresent(),
+                // a wall clock relies on the teardown: its check is then one made by this process
+                reports.put(r.domain(), CapabilityCatalog.resource(probes,
+                        lim.maxWallClockSeconds().isPresent() ? teardown.forLaunch() : teardown,
+                        lim.maxMemoryBytes().isPresent(),
                         lim.maxOpenFiles().isPresent(), lim.maxWallClockSeconds().isPresent()));
             }
         }

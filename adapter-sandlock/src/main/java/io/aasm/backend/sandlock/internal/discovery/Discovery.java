@@ -26,6 +26,7 @@ public final class Discovery {
     private final boolean requireVerified;
     private final String install;
     private final Function<Path, Optional<String>> digests;
+    private final Optional<AnswerCache> answers;
 
     /** Hashes the binary on every discovery. */
     public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
@@ -36,6 +37,13 @@ public final class Discovery {
     /** {@code digests}: the SHA-256 of the file found (a {@code DigestCache} in the backend). */
     public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
                      boolean requireVerified, Function<Path, Optional<String>> digests) {
+        this(env, runner, manifest, requireVerified, digests, Optional.empty());
+    }
+
+    /** {@code answers}: where sandlock's answers to {@code --version} and {@code check} are kept per boot. */
+    public Discovery(Function<String, Optional<String>> env, CommandRunner runner, BackendManifest manifest,
+                     boolean requireVerified, Function<Path, Optional<String>> digests, Optional<AnswerCache> answers) {
+        this.answers = answers;
         this.digests = digests;
         this.env = env;
         this.runner = runner;
@@ -96,7 +104,7 @@ public final class Discovery {
         if (digest.isEmpty()) {
             return Discovered.Unavailable.because("cannot read " + p + " to compute its SHA-256; check its permissions");
         }
-        CommandRunner.Output v = runner.run(p, "--version");
+        CommandRunner.Output v = ask(p, digest.get(), "--version");
         Optional<Version> version = v.exitCode() == 0 ? Version.fromVersionOutput(v.stdout()) : Optional.empty();
         if (version.isEmpty()) {
             String got = v.exitCode() < 0 ? v.failure() : "exit " + v.exitCode() + ", output '"
@@ -109,7 +117,7 @@ public final class Discovery {
             return new Discovered.Unavailable("sandlock " + version.get() + " at " + p + " is older than the minimum "
                     + manifest.minimumVersion() + " this adapter drives; " + install, version, digest);
         }
-        CommandRunner.Output check = runner.run(p, "check");
+        CommandRunner.Output check = ask(p, digest.get(), "check");
         // `sandlock check` exits 0 even when unsupported (contract §1), so only the Status: line counts.
         Optional<String> status = check.stdout().lines().map(String::strip)
                 .filter(l -> l.startsWith("Status:")).findFirst();
@@ -132,6 +140,20 @@ public final class Discovery {
                     + " release whose digest is pinned, or record this digest after review", version, digest);
         }
         return new Discovered.Found(p, version.get(), digest.get(), prov, check.stdout());
+    }
+
+    /** sandlock's answer to {@code arg}: remembered for this boot and digest, else asked now (and kept if clean). */
+    private CommandRunner.Output ask(Path p, String sha256, String arg) {
+        if (answers.isEmpty()) {
+            return runner.run(p, arg);
+        }
+        Optional<CommandRunner.Output> kept = answers.get().recall(p, sha256, arg);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
+        CommandRunner.Output now = runner.run(p, arg);
+        answers.get().keep(p, sha256, arg, now);
+        return now;
     }
 
     public static Optional<String> sha256(Path p) {

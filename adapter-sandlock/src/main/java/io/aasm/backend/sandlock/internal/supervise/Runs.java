@@ -3,6 +3,7 @@ package io.aasm.backend.sandlock.internal.supervise;
 import io.aasm.backend.sandlock.internal.guard.GuardBinary;
 import io.aasm.backend.sandlock.internal.guard.GuardProcess;
 import io.aasm.backend.sandlock.internal.harden.AuthorityDrop;
+import io.aasm.support.digest.DigestCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,8 +55,14 @@ public final class Runs {
     /** Runs under the guard this bundle carries (none, with the reason, on a platform it was not built for). */
     public static Runs embedded(Path guardCacheDir, Places places, ScheduledExecutorService timers,
                                 long graceMillis, AuthorityDrop authority) {
+        return embedded(guardCacheDir, Optional.empty(), places, timers, graceMillis, authority);
+    }
+
+    /** As above; {@code digests}: where the extracted guard's digest is remembered under its file identity. */
+    public static Runs embedded(Path guardCacheDir, Optional<DigestCache> digests, Places places,
+                                ScheduledExecutorService timers, long graceMillis, AuthorityDrop authority) {
         try {
-            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir)), "", places, timers, graceMillis,
+            return new Runs(Optional.of(GuardBinary.embedded(guardCacheDir, digests)), "", places, timers, graceMillis,
                     authority);
         } catch (IOException e) {
             return new Runs(Optional.empty(), "the sandlock backend's guard is missing from this bundle: "

@@ -7,20 +7,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * How the tree is torn down here (the guard's sub-reaper, plus a cgroup where one can be created),
  * and one observation that it works: a setsid descendant must not survive the guard's kill.
+ *
+ * <p>The observation is remembered per boot ({@link TeardownCheckCache}), so the capabilities of a cold
+ * activation do not start and kill a guard, a shell and a {@code setsid} child each time. A launch that relies
+ * on the teardown (one with a wall-clock ceiling, {@link #forLaunch()}) never rests on the remembered verdict
+ * alone: the check runs in this process before such a launch is planned, once per process.
  */
 public final class TreeTeardown implements CapabilityCatalog.Teardown {
     private final Runs runs;
     private final Path procRoot;
+    private final Optional<TeardownCheckCache> cache;
+    /** Observed by this process. */
     private volatile PrerequisiteStatus selfCheck;
+    /** Observed by this process or remembered from an earlier one in this boot. */
+    private volatile PrerequisiteStatus known;
 
+    /** No verdict is remembered across processes: each process checks once. */
     public TreeTeardown(Runs runs, Path procRoot) {
+        this(runs, procRoot, Optional.empty());
+    }
+
+    public TreeTeardown(Runs runs, Path procRoot, Optional<TeardownCheckCache> cache) {
         this.runs = runs;
         this.procRoot = procRoot;
+        this.cache = cache;
     }
 
     /** The guard is a sub-reaper: every descendant stays its descendant, however it detaches. */
@@ -37,14 +53,73 @@ public final class TreeTeardown implements CapabilityCatalog.Teardown {
                 : "guard sub-reaper (no cgroup can be created here: descendants of a killed guard are not reclaimed)";
     }
 
+    /** This process's observation, else one remembered in this boot with the same key, else a fresh check. */
     @Override
-    public PrerequisiteStatus selfCheck() {
-        PrerequisiteStatus s = selfCheck;
-        if (s == null) {
-            s = runSelfCheck();
-            selfCheck = s;
+    public synchronized PrerequisiteStatus selfCheck() {
+        if (known != null) {
+            return known;
         }
-        return s;
+        if (selfCheck == null && cache.isPresent()) {
+            Optional<TeardownCheckCache.Entry> hit = cache.get().load(key());
+            if (hit.isPresent()) {
+                known = remembered(hit.get());
+                return known;
+            }
+        }
+        return provenHere();
+    }
+
+    /** The teardown as a launch that relies on it sees it: checked in this process. */
+    @Override
+    public CapabilityCatalog.Teardown forLaunch() {
+        return new CapabilityCatalog.Teardown() {
+            @Override
+            public boolean wholeTree() {
+                return TreeTeardown.this.wholeTree();
+            }
+
+            @Override
+            public PrerequisiteStatus selfCheck() {
+                return provenHere();
+            }
+
+            @Override
+            public String describe() {
+                return TreeTeardown.this.describe();
+            }
+        };
+    }
+
+    /** Runs the check in this process unless it already ran here; remembers an observation for this boot. */
+    synchronized PrerequisiteStatus provenHere() {
+        if (selfCheck == null) {
+            String key = cache.isPresent() ? key() : "";
+            PrerequisiteStatus s = runSelfCheck();
+            if (cache.isPresent()) {
+                cache.get().store(key, s, java.time.Instant.now());
+            }
+            selfCheck = s;
+            known = s;
+        }
+        return selfCheck;
+    }
+
+    /** Whether this process ran the check itself (a remembered verdict is not that). */
+    boolean checkedHere() {
+        return selfCheck != null;
+    }
+
+    private String key() {
+        return cache.orElseThrow().key(runs.guardDigest(), runs.cgroups().base().map(Path::toString).orElse("none"),
+                runs.authority().option());
+    }
+
+    /** Says what it is: an observation of an earlier process in this boot, with its time. */
+    private static PrerequisiteStatus remembered(TeardownCheckCache.Entry e) {
+        String when = " (observed " + e.observedAt() + " in this boot with this guard and cgroup; remembered per boot)";
+        return e.status() instanceof PrerequisiteStatus.Satisfied s ? new PrerequisiteStatus.Satisfied(
+                s.observation() + when) : new PrerequisiteStatus.Unsatisfied(
+                ((PrerequisiteStatus.Unsatisfied) e.status()).detail() + when);
     }
 
     private PrerequisiteStatus runSelfCheck() {

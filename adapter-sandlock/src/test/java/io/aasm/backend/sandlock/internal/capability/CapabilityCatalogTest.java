@@ -136,6 +136,47 @@ class CapabilityCatalogTest {
                 .anyMatch(l -> l.contains("no guard")));
     }
 
+    /** A wall clock relies on the teardown: its prerequisite is the check made for the launch, not a remembered one. */
+    @Test
+    void aWallClockTakesTheTeardownCheckMadeForTheLaunch() {
+        CapabilityCatalog.Teardown remembered = new CapabilityCatalog.Teardown() {
+            public boolean wholeTree() {
+                return true;
+            }
+
+            public PrerequisiteStatus selfCheck() {
+                return new PrerequisiteStatus.Satisfied("remembered");
+            }
+
+            public String describe() {
+                return "cgroup";
+            }
+
+            public CapabilityCatalog.Teardown forLaunch() {
+                return CGROUP;
+            }
+        };
+        Scope.Limits wall = new Scope.Limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.of(5),
+                OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
+        Scope.Limits memory = new Scope.Limits(OptionalLong.of(1 << 26), OptionalLong.empty(), OptionalLong.empty(),
+                OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
+        BackendCapabilities base = CapabilityCatalog.build(allSatisfied(), remembered);
+        CapabilityReport withWall = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.RESOURCE,
+                wall)), new RequirementLowerer(), allSatisfied(), remembered, OwnPaths.none())
+                .reportFor(CapabilityDomain.RESOURCE).get();
+        assertTrue(withWall.prerequisites().stream().anyMatch(p -> p.status().equals(
+                new PrerequisiteStatus.Satisfied("given"))), withWall.prerequisites().toString());
+        assertTrue(withWall.prerequisites().stream().noneMatch(p -> p.status().equals(
+                new PrerequisiteStatus.Satisfied("remembered"))));
+        CapabilityReport noWall = Narrowing.narrow(base, spec(ControlRequirement.strict(CapabilityDomain.RESOURCE,
+                memory)), new RequirementLowerer(), allSatisfied(), remembered, OwnPaths.none())
+                .reportFor(CapabilityDomain.RESOURCE).get();
+        assertTrue(noWall.prerequisites().stream().noneMatch(p -> p.requirement().contains("teardown")),
+                "control: without a wall clock the teardown is no prerequisite: " + noWall.prerequisites());
+        assertTrue(base.reportFor(CapabilityDomain.RESOURCE).get().prerequisites().stream().anyMatch(p -> p.status()
+                .equals(new PrerequisiteStatus.Satisfied("remembered"))), "the catalog itself shows the remembered one");
+    }
+
     @Test
     void unstatedDomainsSayWhatSandlockWasToldAndWhatItStillRestricts() {
         BackendCapabilities n = Narrowing.narrow(CapabilityCatalog.build(allSatisfied(), CGROUP), spec(
