@@ -608,7 +608,11 @@ void relay_udp(int relay_sock, const uint16_t *ports, size_t n) {
                                family == 6 ? "[::1]" : "127.0.0.1", ports[i], strerror(errno));
             unsigned char msg[4] = {(unsigned char)(ports[i] & 0xff), (unsigned char)(ports[i] >> 8),
                                     (unsigned char)family, 'U'};
-            hand_over(relay_sock, msg, sizeof msg, s, MSG_DONTWAIT); /* a full or dead relay: datagrams are lost */
+            /* Blocking, as a listener is: the relay's socket queues at most net.unix.max_dgram_qlen messages (10
+             * here), and a socket it never took would leave the port free for the program's own bind. */
+            if (hand_over(relay_sock, msg, sizeof msg, s, 0) < 0)
+                refuse("relay", "the UDP socket on port %u could not be handed to the relay: %s", ports[i],
+                       strerror(errno));
             close(s); /* the relay holds it now; the program's own binds on this port fail with EADDRINUSE */
         }
     }
