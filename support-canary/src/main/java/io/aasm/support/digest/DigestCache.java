@@ -4,18 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The SHA-256 of a file's content (or of one part of it, e.g. an entry of a jar), remembered in a backend's private
@@ -24,15 +19,12 @@ import java.util.Set;
  *
  * <p>Why this is as strong as hashing every time (docs/sandlock.md, "Provenance"): the entry lives in the
  * backend's own state directory, which no launch may write (a protected path of every backend); an entry is read
- * only from a regular file of this process's uid that nobody else may write; and an entry is stored only when the
- * file's identity was the same before and after the hash and its ctime lies at least {@code settle} in the past,
- * so a write in the same timestamp tick as the hash (the "racy" case) cannot leave a stale entry that still
- * matches. Callers still compare the digest found with what they expect (pins, an embedded checksum) every time.
+ * only from a regular file of this process's uid that nobody else may write ({@link OwnEntry}); and an entry is
+ * stored only when the file's identity was the same before and after the hash and its ctime lies at least
+ * {@code settle} in the past, so a write in the same timestamp tick as the hash (the "racy" case) cannot leave a
+ * stale entry that still matches. Callers still compare the digest found with what they expect (pins, an embedded checksum) every time.
  */
 public final class DigestCache {
-    private static final Set<PosixFilePermission> OTHERS_WRITE =
-            Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
-
     private final Path dir;
     private final String name;
     private final String format;
@@ -83,20 +75,16 @@ public final class DigestCache {
      * identity {@code now}; empty when none is stored, the entry is not trusted, or it was taken at another identity.
      */
     public Optional<String> remembered(String key, FileIdentity now) {
-        Path entry = entry(key);
-        try {
-            if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS) || !trusted(entry)) {
-                return Optional.empty();
-            }
-            String[] f = Files.readString(entry, StandardCharsets.UTF_8).strip().split(" ", 8);
-            if (f.length != 8 || !format.equals(f[0]) || !f[7].equals(key)
-                    || !FileIdentity.parse(f, 1).equals(Optional.of(now)) || !f[6].matches("[0-9a-f]{64}")) {
-                return Optional.empty();
-            }
-            return Optional.of(f[6]);
-        } catch (IOException | RuntimeException e) {
+        Optional<String> text = OwnEntry.read(entry(key));
+        if (text.isEmpty()) {
             return Optional.empty();
         }
+        String[] f = text.get().strip().split(" ", 8);
+        if (f.length != 8 || !format.equals(f[0]) || !f[7].equals(key)
+                || !FileIdentity.parse(f, 1).equals(Optional.of(now)) || !f[6].matches("[0-9a-f]{64}")) {
+            return Optional.empty();
+        }
+        return Optional.of(f[6]);
     }
 
     /**
@@ -108,33 +96,14 @@ public final class DigestCache {
                 || key.contains("\n")) {
             return;
         }
-        try {
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, name + "-digest", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try {
-                Files.writeString(tmp, format + " " + before.text() + " " + digest + " " + key + "\n",
-                        StandardCharsets.UTF_8);
-                Files.move(tmp, entry(key), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            // An unwritable cache only means the next activation hashes again.
-        }
+        // An unwritable cache only means the next activation hashes again.
+        OwnEntry.write(dir, entry(key), name + "-digest",
+                format + " " + before.text() + " " + digest + " " + key + "\n");
     }
 
     private boolean settled(FileIdentity id) {
         long now = System.currentTimeMillis() * 1_000_000L;
         return now - id.ctimeNanos() >= settle.toNanos() && now - id.mtimeNanos() >= settle.toNanos();
-    }
-
-    /** Owned by this process's uid and writable by nobody else: an entry another user planted is ignored. */
-    private static boolean trusted(Path entry) throws IOException {
-        Object self = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        return self.equals(Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS))
-                && Files.getPosixFilePermissions(entry, LinkOption.NOFOLLOW_LINKS).stream()
-                .noneMatch(OTHERS_WRITE::contains);
     }
 
     private Path entry(String key) {

@@ -1,21 +1,10 @@
 package io.aasm.backend.sandlock.internal.supervise;
 
 import io.aasm.ports.capability.PrerequisiteStatus;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import io.aasm.support.digest.OwnEntry;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The teardown self-check's verdict remembered per host boot, like the probes ({@code ProbeCache}): without it
@@ -43,36 +32,27 @@ public final class TeardownCheckCache {
 
     /** The key of a verdict for this boot and kernel and the given guard, cgroup base and authority drop. */
     public String key(String guardDigest, String cgroupBase, String authority) {
-        String boot = read(procRoot.resolve("sys/kernel/random/boot_id"));
-        String kernel = read(procRoot.resolve("sys/kernel/osrelease"));
-        String all = String.join("|", List.of(FORMAT, boot, kernel, String.valueOf(uid()), guardDigest, cgroupBase,
-                authority));
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(all.getBytes(StandardCharsets.UTF_8)), 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return OwnEntry.bootKey(procRoot, FORMAT, guardDigest, cgroupBase, authority);
     }
 
     public Optional<Entry> load(String key) {
-        Path f = file(key);
+        Optional<String> text = OwnEntry.read(file(key));
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
         try {
-            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || !trusted(f)) {
-                return Optional.empty();
-            }
-            String[] l = Files.readString(f, StandardCharsets.UTF_8).split("\n", 5);
+            String[] l = text.get().split("\n", 5);
             if (l.length < 4 || !FORMAT.equals(l[0]) || !key.equals(l[1])) {
                 return Optional.empty();
             }
             Instant at = Instant.parse(l[3].substring(l[3].indexOf(' ') + 1));
-            String text = l.length == 5 ? l[4].strip() : "";
+            String detail = l.length == 5 ? l[4].strip() : "";
             return switch (l[2]) {
-                case "satisfied" -> Optional.of(new Entry(new PrerequisiteStatus.Satisfied(text), at));
-                case "unsatisfied" -> Optional.of(new Entry(new PrerequisiteStatus.Unsatisfied(text), at));
+                case "satisfied" -> Optional.of(new Entry(new PrerequisiteStatus.Satisfied(detail), at));
+                case "unsatisfied" -> Optional.of(new Entry(new PrerequisiteStatus.Unsatisfied(detail), at));
                 default -> Optional.empty();
             };
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Optional.empty();
         }
     }
@@ -87,46 +67,12 @@ public final class TeardownCheckCache {
         } else {
             return;
         }
-        try {
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, "sandlock-teardown", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try {
-                Files.writeString(tmp, FORMAT + "\n" + key + "\n" + status.token() + "\nobserved " + observedAt + "\n"
-                        + text.replace('\n', ' ') + "\n", StandardCharsets.UTF_8);
-                Files.move(tmp, file(key), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            // An unwritable cache only means the next activation checks again.
-        }
+        // An unwritable cache only means the next activation checks again.
+        OwnEntry.write(dir, file(key), "sandlock-teardown", FORMAT + "\n" + key + "\n" + status.token()
+                + "\nobserved " + observedAt + "\n" + text.replace('\n', ' ') + "\n");
     }
 
     Path file(String key) {
         return dir.resolve("sandlock-teardown-" + key + ".txt");
-    }
-
-    private static boolean trusted(Path f) throws IOException {
-        // no lambda here: on a cold path its first call costs more than the check (docs/benchmarks.md)
-        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(f, LinkOption.NOFOLLOW_LINKS);
-        return Integer.valueOf(uid()).equals(Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS))
-                && !perms.contains(PosixFilePermission.GROUP_WRITE) && !perms.contains(PosixFilePermission.OTHERS_WRITE);
-    }
-
-    private static int uid() {
-        try {
-            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }
