@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -54,11 +56,14 @@ static int syscall_denied(uint32_t nr) {
     return r == -1 && errno == EPERM;
 }
 
+/* The raw clone(2) fork(2) is made of (SIGCHLD, no CLONE_THREAD: a new process), not libc's fork(): this runs in
+ * the canary child, which shares its parent's memory, where fork()'s handlers and locks must not run. A grandchild
+ * that appears has a copy of that memory of its own and exits at once. */
 static int process_denied(void) {
-    pid_t k = fork();
+    long k = syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
     if (k == 0) _exit(0);
     if (k > 0) {
-        waitpid(k, NULL, 0);
+        while (waitpid((pid_t)k, NULL, 0) < 0 && errno == EINTR) {}
         return 0;
     }
     return errno == EPERM;
@@ -125,15 +130,44 @@ static int attempt(const struct canary *c, uint32_t kind) {
     }
 }
 
-static void child(const struct canary *c, const struct filter *filters, size_t nfilters) {
-    for (size_t i = 0; i < nfilters; i++) {
-        struct sock_fprog prog = {filters[i].len, filters[i].insns};
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, filters[i].flags, &prog) < 0) _exit(255);
+struct child_job { const struct canary *c; const struct filter *filters; size_t nfilters; };
+
+/* The canary child. It shares the caller's memory (and errno) while the caller is suspended, so it only makes
+ * system calls through thin libc wrappers: no malloc, no stdio, no locks, and it writes nothing of the caller's.
+ * Its filters, like its Landlock domain, no_new_privs and capabilities, are its own task's: seccomp(2) without
+ * TSYNC attaches to the calling task only, and the other three were copied into it by clone(2). */
+static int child(void *arg) {
+    const struct child_job *job = arg;
+    for (size_t i = 0; i < job->nfilters; i++) {
+        struct sock_fprog prog = {job->filters[i].len, job->filters[i].insns};
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, job->filters[i].flags, &prog) < 0) _exit(255);
     }
     int bits = 0;
     for (int i = 0; i < 7; i++)
-        if ((c->kinds & CHILD_KINDS[i]) && attempt(c, CHILD_KINDS[i])) bits |= 1 << i;
+        if ((job->c->kinds & CHILD_KINDS[i]) && attempt(job->c, CHILD_KINDS[i])) bits |= 1 << i;
     _exit(bits);
+}
+
+/* Its own stack, with an inaccessible page below it: an overflow faults instead of writing over our memory. */
+#define CHILD_STACK (128 * 1024)
+#define GUARD (4096)
+
+/* The caller only waits for the canary child's exit status, so the child is created as vfork(2) creates one
+ * (CLONE_VM | CLONE_VFORK): no copy of the address space, whose page tables are expensive to build on some
+ * hosts (a paravirtualized guest makes a hypercall per change), and the caller resumes when the child has
+ * exited. Returns the child's wait status, or -1 when it could not be created. */
+static int run_child(const struct child_job *job) {
+    char *stack = mmap(NULL, CHILD_STACK + GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    int st = -1;
+    if (mprotect(stack + GUARD, CHILD_STACK, PROT_READ | PROT_WRITE) == 0) {
+        pid_t k = clone(child, stack + GUARD + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)job);
+        if (k > 0)
+            while (waitpid(k, &st, 0) < 0)
+                if (errno != EINTR) { st = -1; break; }
+    }
+    munmap(stack, CHILD_STACK + GUARD);
+    return st;
 }
 
 uint32_t canary_run(const struct canary *c, const struct filter *filters, size_t nfilters, pid_t outside, int *ran) {
@@ -145,13 +179,9 @@ uint32_t canary_run(const struct canary *c, const struct filter *filters, size_t
     uint32_t wanted = 0;
     for (int i = 0; i < 7; i++) wanted |= CHILD_KINDS[i];
     if (c->kinds & wanted) {
-        pid_t k = fork();
-        if (k < 0) return 0;
-        if (k == 0) child(c, filters, nfilters);
-        int st;
-        while (waitpid(k, &st, 0) < 0)
-            if (errno != EINTR) return 0;
-        if (!WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
+        struct child_job job = {c, filters, nfilters};
+        int st = run_child(&job);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 255) return 0;
         for (int i = 0; i < 7; i++)
             if (WEXITSTATUS(st) & (1 << i)) denied |= CHILD_KINDS[i];
     }

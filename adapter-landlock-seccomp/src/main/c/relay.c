@@ -65,10 +65,14 @@ enum { M_PLAIN, M_DIALOG, M_HANDED, M_DIRECT };
 struct conn {
     int a, b, u, r, mode;
     struct half ab, ba;
-    unsigned char dbuf[RELAY_DIALOG_BUF]; /* DIALOG: the proxy's answer bytes not yet written to the program */
-    size_t dlen, doff;
+    size_t dlen, doff; /* DIALOG: the proxy's answer bytes in dbuf_of(c) not yet written to the program */
 };
 static struct conn conns[RELAY_MAX_CONNS];
+/* Apart from the connections: marking every slot free at start (and clearing one) then touches a few pages, not one
+ * per slot. Each first touch of a page is a fault, which a paravirtualized host pays with a hypercall. */
+static unsigned char dbufs[RELAY_MAX_CONNS][RELAY_DIALOG_BUF];
+
+static unsigned char *dbuf_of(const struct conn *c) { return dbufs[c - conns]; }
 
 /* UDP: the program's sockets (bound inside its namespace, handed over by the launcher) and one flow per client
  * address, each with its own socket connected to the host's loopback port, so replies find their way back. */
@@ -332,7 +336,7 @@ static int pump(int from, short rev_from, int to, short rev_to, struct half *h) 
 /* DIALOG: writes what is left of the proxy's answer to the program. Returns -1 when the program's side failed. */
 static int dialog_flush(struct conn *c) {
     while (c->doff < c->dlen) {
-        ssize_t n = send(c->a, c->dbuf + c->doff, c->dlen - c->doff, MSG_DONTWAIT | MSG_NOSIGNAL);
+        ssize_t n = send(c->a, dbuf_of(c) + c->doff, c->dlen - c->doff, MSG_DONTWAIT | MSG_NOSIGNAL);
         if (n < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
         c->doff += (size_t)n;
     }
@@ -347,7 +351,7 @@ static int dialog_flush(struct conn *c) {
  * Returns -1 when the connection must be dropped. */
 static int dialog_read(struct conn *c) {
     char cbuf[CMSG_SPACE(2 * sizeof(int))];
-    struct iovec iov = {c->dbuf, sizeof c->dbuf};
+    struct iovec iov = {dbuf_of(c), RELAY_DIALOG_BUF};
     struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
     ssize_t n = recvmsg(c->b, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
     if (n < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
@@ -362,7 +366,7 @@ static int dialog_read(struct conn *c) {
             else close(fd);
         }
     }
-    unsigned char marker = n > 0 ? c->dbuf[n - 1] : 0;
+    unsigned char marker = n > 0 ? dbuf_of(c)[n - 1] : 0;
     if (n > 0 && nfds == 2 && marker == 'H' && !(mh.msg_flags & MSG_CTRUNC)) {
         c->dlen = (size_t)n - 1;
         c->doff = 0;

@@ -173,6 +173,36 @@ class LauncherCanaryTest {
         brokenThenFixed(256, "credential", b -> b.canary(256, 0, 0, "", ""), b -> b.seccomp(0, denyOne(250)));
     }
 
+    /**
+     * The canary child shares the program child's memory (CLONE_VM) but not its task: the filters it installs are
+     * its own. With the SYSCALL canary and one filter the program holds exactly the plan's one filter on top of what
+     * this JVM holds; if the canary's copies attached to the program child it would hold two. Control, differing by
+     * one filter: the same plan with a second filter, and the program holds one more. The count is read by the
+     * program itself with shell builtins (no fork), from its own /proc/self/status.
+     */
+    @Test
+    void theCanaryChildsFiltersStayInTheCanaryChild() throws IOException {
+        String script = "while read k v; do case $k in Seccomp_filters:) echo \"$v\";; esac; done < /proc/self/status";
+        long own = seccompFilters(Files.readAllLines(Path.of("/proc/self/status")));
+        PlanMessage.Builder one = LauncherFixture.sh(script).noNewPrivs().canary(8, 0, 83, "", "")
+                .seccomp(0, LauncherRunTest.denyMkdir());
+        LauncherFixture.Result r = LauncherFixture.run(one.build(), dir);
+        assertEquals(new ExitOutcome.Exited(0), r.exit(), r.toString());
+        assertTrue(assertInstanceOf(CanaryOutcome.Ran.class, r.process().canary().orElseThrow()).wasDenied(8),
+                r.toString());
+        assertEquals(own + 1, Long.parseLong(r.stdout().strip()), r.toString());
+        LauncherFixture.Result two = LauncherFixture.run(LauncherFixture.sh(script).noNewPrivs().canary(8, 0, 83, "", "")
+                .seccomp(0, LauncherRunTest.denyMkdir()).seccomp(0, LauncherRunTest.denyMkdir()).build(), dir);
+        assertEquals(new ExitOutcome.Exited(0), two.exit(), two.toString());
+        assertEquals(own + 2, Long.parseLong(two.stdout().strip()), "control: the count follows the plan's filters");
+    }
+
+    private static long seccompFilters(List<String> status) {
+        return status.stream().filter(l -> l.startsWith("Seccomp_filters:"))
+                .mapToLong(l -> Long.parseLong(l.substring(16).trim())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no Seccomp_filters line (Linux 5.9+)"));
+    }
+
     private static final int RLIMIT_FSIZE = 1;
 
     /** x86_64-only cBPF: one syscall number fails with EPERM, everything else is allowed. */
