@@ -14,10 +14,10 @@ import java.util.function.IntSupplier;
  * connection that arrives meanwhile stops the rest (they come again after the next quiet period). A kernel that
  * stays idle is never woken by it: it waits for activity before it waits for quiet. After a whole sequence it runs
  * {@code giveBack} once (the C library's heap trimmed: {@link NativeHeapTrim}); a sequence a connection stopped does
- * not, so the trim never holds the allocator's locks while a request runs.
+ * not, so a client that arrived during the collections is not made to wait for a trim as well.
  *
  * <p>{@code -Daasm.resident.idle.gc.seconds=N} sets the quiet period (default {@value #DEFAULT_SECONDS}: past the
- * connection threads' 30 s keep-alive, so their stacks are gone too); {@code 0} turns it off.
+ * connection threads' 30 s keep-alive, so their stacks are gone too); {@code 0} turns it off, the trim with it.
  */
 final class IdleCollector implements Runnable {
     static final String PROPERTY = "aasm.resident.idle.gc.seconds";

@@ -5,8 +5,9 @@ import com.sun.jna.Native;
 
 /**
  * Gives the C library's free heap back to the system once, after the idle collector's full collections (issue 18):
- * what the collections let go of (JNA's native buffers, the JDK's inflaters, the exited connection threads' share of
- * the malloc arenas) is only freed inside glibc's arenas, and stays in the resident set until something trims them.
+ * memory the kernel's native code freed during and after a burst (JNA's and the JDK's native buffers, released by
+ * their cleaners once a collection finds them unreachable, and what exited connection threads freed) goes back to
+ * glibc's arenas, not to the system, and stays in the resident set until something trims them.
  * The JVM trims periodically where it has {@code -XX:TrimNativeHeapInterval} as a product switch (17.0.11 and later,
  * {@code DaemonStart}); on an older JVM nothing else does, and on a newer one this only does sooner what the next
  * periodic trim would. {@code malloc_trim} is glibc's: where the C library has no such function (musl), the first
