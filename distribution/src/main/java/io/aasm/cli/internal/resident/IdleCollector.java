@@ -12,10 +12,12 @@ import java.util.function.IntSupplier;
  * consecutive full collections), so four reach the size the free-ratio options ask for; at a live set of about
  * 6–8 MiB the four cost about 100 ms of CPU (measured in docs/resident.md), spent while nothing else runs, and a
  * connection that arrives meanwhile stops the rest (they come again after the next quiet period). A kernel that
- * stays idle is never woken by it: it waits for activity before it waits for quiet.
+ * stays idle is never woken by it: it waits for activity before it waits for quiet. After a whole sequence it runs
+ * {@code giveBack} once (the C library's heap trimmed: {@link NativeHeapTrim}); a sequence a connection stopped does
+ * not, so a client that arrived during the collections is not made to wait for a trim as well.
  *
  * <p>{@code -Daasm.resident.idle.gc.seconds=N} sets the quiet period (default {@value #DEFAULT_SECONDS}: past the
- * connection threads' 30 s keep-alive, so their stacks are gone too); {@code 0} turns it off.
+ * connection threads' 30 s keep-alive, so their stacks are gone too); {@code 0} turns it off, the trim with it.
  */
 final class IdleCollector implements Runnable {
     static final String PROPERTY = "aasm.resident.idle.gc.seconds";
@@ -25,13 +27,15 @@ final class IdleCollector implements Runnable {
     private final long quietNanos;
     private final IntSupplier openConnections;
     private final Runnable collect;
+    private final Runnable giveBack;
     private long lastActivity;
     private boolean dirty;
 
-    IdleCollector(long quietNanos, IntSupplier openConnections, Runnable collect) {
+    IdleCollector(long quietNanos, IntSupplier openConnections, Runnable collect, Runnable giveBack) {
         this.quietNanos = quietNanos;
         this.openConnections = openConnections;
         this.collect = collect;
+        this.giveBack = giveBack;
     }
 
     /** The quiet period in seconds from the system property, or 0 (off); a bad value is refused by name. */
@@ -111,8 +115,12 @@ final class IdleCollector implements Runnable {
                     }
                     dirty = false;
                 }
-                for (int i = 0; i < COLLECTIONS && !isDirty(); i++) {
+                int i = 0;
+                for (; i < COLLECTIONS && !isDirty(); i++) {
                     collect.run(); // a connection meanwhile stops the rest: its requests are not held up by them
+                }
+                if (i == COLLECTIONS && !isDirty()) {
+                    giveBack.run(); // what the collections freed, out of the malloc arenas
                 }
             }
         } catch (InterruptedException e) {

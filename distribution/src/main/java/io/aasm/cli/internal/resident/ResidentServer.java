@@ -105,7 +105,8 @@ public final class ResidentServer implements Connection.Server {
             log0(e.getMessage() + "; the resident kernel does not start");
             throw e;
         }
-        return new IdleCollector(seconds * 1_000_000_000L, admission::open, IdleCollector::collectOnce);
+        return new IdleCollector(seconds * 1_000_000_000L, admission::open, IdleCollector::collectOnce,
+                NativeHeapTrim::trim);
     }
 
     private void open() throws IOException {

@@ -47,14 +47,15 @@ class IdleCollectorTest {
                     () -> IdleCollector.quietSeconds(bad));
             assertTrue(e.getMessage().contains(IdleCollector.PROPERTY), e.getMessage());
         }
-        assertEquals(null, IdleCollector.startIfEnabled(new IdleCollector(0, () -> 0, () -> { })));
+        assertEquals(null, IdleCollector.startIfEnabled(new IdleCollector(0, () -> 0, () -> { }, () -> { })));
     }
 
     @Test
     void collectsOncePerBurstAndEndsWhenInterrupted() throws InterruptedException {
         Semaphore collected = new Semaphore(0);
         AtomicInteger open = new AtomicInteger();
-        IdleCollector c = new IdleCollector(50_000_000L, open::get, collected::release);
+        AtomicInteger trims = new AtomicInteger();
+        IdleCollector c = new IdleCollector(50_000_000L, open::get, collected::release, trims::incrementAndGet);
         Thread t = IdleCollector.startIfEnabled(c);
         try {
             c.activity();
@@ -68,6 +69,7 @@ class IdleCollectorTest {
             assertTrue(collected.tryAcquire(IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
                     "not all collections after the second burst");
             assertEquals(0, collected.availablePermits(), "collected more than once for one burst");
+            assertEquals(2, trims.get(), "the heap is trimmed once after each burst's collections");
         } finally {
             t.interrupt();
             t.join(30_000);
@@ -79,13 +81,14 @@ class IdleCollectorTest {
     void aConnectionDuringTheCollectionsStopsTheRest() throws InterruptedException {
         Semaphore collected = new Semaphore(0);
         AtomicInteger calls = new AtomicInteger();
+        AtomicInteger trims = new AtomicInteger();
         IdleCollector[] self = new IdleCollector[1];
         self[0] = new IdleCollector(50_000_000L, () -> 0, () -> {
             if (calls.incrementAndGet() == 1) {
                 self[0].activity(); // a client arrives during the first collection
             }
             collected.release();
-        });
+        }, trims::incrementAndGet);
         Thread t = IdleCollector.startIfEnabled(self[0]);
         try {
             self[0].activity();
@@ -93,6 +96,37 @@ class IdleCollectorTest {
             assertTrue(collected.tryAcquire(1 + IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
                     "the sequence did not run again after the next quiet period");
             assertEquals(1 + IdleCollector.COLLECTIONS, calls.get());
+            // only the whole sequence trims: the stopped one must not hold the allocator while a request runs
+            for (int i = 0; i < 100 && trims.get() == 0; i++) {
+                Thread.sleep(20);
+            }
+            assertEquals(1, trims.get());
+        } finally {
+            t.interrupt();
+            t.join(30_000);
+        }
+    }
+
+    @Test
+    void anIdleKernelIsNeverWokenToTrim() throws InterruptedException {
+        AtomicInteger collections = new AtomicInteger();
+        AtomicInteger trims = new AtomicInteger();
+        IdleCollector c = new IdleCollector(20_000_000L, () -> 0, collections::incrementAndGet,
+                trims::incrementAndGet);
+        Thread t = IdleCollector.startIfEnabled(c);
+        try {
+            Thread.sleep(500); // 25 quiet periods with no activity at all: nothing to give back, nothing runs
+            assertEquals(0, collections.get());
+            assertEquals(0, trims.get());
+            // control: the same kernel after one connection collects and trims once the quiet period has passed
+            c.activity();
+            for (int i = 0; i < 1500 && trims.get() == 0; i++) {
+                Thread.sleep(20);
+            }
+            assertEquals(IdleCollector.COLLECTIONS, collections.get());
+            assertEquals(1, trims.get());
+            Thread.sleep(500); // and then it sleeps again
+            assertEquals(1, trims.get());
         } finally {
             t.interrupt();
             t.join(30_000);
