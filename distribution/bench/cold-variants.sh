@@ -67,3 +67,22 @@ for v in "${variants[@]}"; do
     printf '| %-24s | %14s | %13s | %14s | %6s | %s |\n' "$name" "$(echo "${wall[$name]:-}" | median)" \
         "$(echo "${cpu[$name]:-}" | median)" "$(echo "${rss[$name]:-}" | median)" "${failed[$name]:-0}" "${wall[$name]:-}"
 done
+# Paired: round by round against the first variant (same minute, same load), so a difference smaller than the
+# spread between rounds still shows as the count of rounds it went one way (rounds with a failed run are skipped).
+first=${variants[0]%%|*}
+read -r -a c0 <<< "${cpu[$first]:-}"
+read -r -a w0 <<< "${wall[$first]:-}"
+for v in "${variants[@]:1}"; do
+    name=${v%%|*}
+    read -r -a c1 <<< "${cpu[$name]:-}"
+    read -r -a w1 <<< "${wall[$name]:-}"
+    [ "${#c1[@]}" = "${#c0[@]}" ] || { echo "$name: failed runs, no paired figures"; continue; }
+    dc= ; dw= ; lc=0; lw=0
+    for i in "${!c0[@]}"; do
+        dc+="$(( c1[i] - c0[i] )) "; dw+="$(( w1[i] - w0[i] )) "
+        [ "${c1[i]}" -lt "${c0[i]}" ] && lc=$((lc + 1))
+        [ "${w1[i]}" -lt "${w0[i]}" ] && lw=$((lw + 1))
+    done
+    echo "$name - $first, paired median: cpu $(echo "$dc" | median) ms (lower in $lc of ${#c0[@]} rounds)," \
+        "wall $(echo "$dw" | median) ms (lower in $lw of ${#c0[@]}); cpu samples: $first ${cpu[$first]}/ $name ${cpu[$name]}"
+done
