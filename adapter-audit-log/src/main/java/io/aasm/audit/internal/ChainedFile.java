@@ -75,8 +75,11 @@ final class ChainedFile {
 
     /** Appends one record (its fields in order); returns the line written. */
     String append(Map<String, Object> fields) throws IOException {
-        Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        if (!Files.isDirectory(file.getParent())) {
+            // only when absent: on an existing folder createDirectories costs a failed mkdir and an exception
+            Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
+        }
         GroupSync sync = groupSync ? GroupSync.of(file) : null;
         Written w;
         // File locks are per process: threads of one JVM (a resident kernel's launches) queue here first.

@@ -11,7 +11,12 @@ import com.sun.jna.ptr.IntByReference;
  * laid out by hand (LP64: x86_64 and aarch64 alike).
  */
 interface Libc extends Library {
-    Libc C = Native.load("c", Libc.class);
+    /**
+     * Direct-mapped ({@link DirectLibc}): every connection makes a dozen of these calls, and JNA's interface
+     * mapping (a proxy, reflection and boxed arguments per call) cost about as much CPU as the system calls
+     * themselves in a profile of the resident kernel.
+     */
+    Libc C = new DirectLibc();
 
     int AF_UNIX = 1;
     int SOCK_STREAM = 1;

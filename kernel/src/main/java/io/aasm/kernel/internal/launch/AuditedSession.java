@@ -12,6 +12,10 @@ import java.util.Optional;
 /**
  * A session whose end is recorded in the audit log before {@link #await()} returns: the caller learns the
  * program's status only once its record is on disk (or why it is not).
+ *
+ * <p>The post-run report recorded is the one {@link #postRunReport()} returns afterwards: the caller's report and
+ * the audit record say the same, and the report (the backend's evidence, its descriptor and privilege reads, the
+ * projection) is built once per launch instead of twice.
  */
 public final class AuditedSession implements LaunchSession {
     private final LaunchSession session;
@@ -20,6 +24,8 @@ public final class AuditedSession implements LaunchSession {
     private Optional<String> problem = Optional.empty();
     private boolean written;
     private boolean recorded;
+    /** The post-run report recorded by {@link #await()}; null until then. */
+    private IsolationReport recordedReport;
 
     public AuditedSession(LaunchSession session, Auditor auditor, LaunchFacts facts) {
         this.session = session;
@@ -35,6 +41,7 @@ public final class AuditedSession implements LaunchSession {
             if (!recorded) {
                 recorded = true;
                 IsolationReport post = session.postRunReport();
+                recordedReport = post;
                 LaunchStages.mark("report_post");
                 Auditor.Outcome outcome = auditor.record(facts, post);
                 LaunchStages.mark("audit_append");
@@ -57,6 +64,11 @@ public final class AuditedSession implements LaunchSession {
 
     @Override
     public IsolationReport postRunReport() {
+        synchronized (this) {
+            if (recordedReport != null) {
+                return recordedReport;
+            }
+        }
         return session.postRunReport();
     }
 

@@ -7,6 +7,7 @@ import static io.aasm.kernel.internal.service.KernelFixture.sources;
 import static io.aasm.kernel.internal.testing.Policies.policy;
 import static io.aasm.kernel.internal.testing.Policies.stmt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,12 +66,33 @@ class KernelAuditTest {
     }
 
     private KernelComponent kernelWith(MemoryLog log) {
+        return kernelWith(log, new TestBackend("alpha", Caps.allStrong()));
+    }
+
+    private KernelComponent kernelWith(MemoryLog log, TestBackend backend) {
         KernelComponent k = kernel();
         sources(k).with("p.test", policy(Optional.empty(),
                 stmt(CapabilityDomain.FILESYSTEM_WRITE, new Scope.Paths(List.of(dir.toString())))));
-        bind(k, new TestBackend("alpha", Caps.allStrong()), 0);
+        bind(k, backend, 0);
         k.addAuditLog(log);
         return k;
+    }
+
+    @Test
+    void theReportAfterAwaitIsTheOneRecordedAndTheEvidenceIsAskedOnce() throws Exception {
+        MemoryLog log = new MemoryLog();
+        TestBackend backend = new TestBackend("alpha", Caps.allStrong());
+        KernelComponent k = kernelWith(log, backend);
+        LaunchSession s = k.launch(k.decide(request(Optional.of(IsolationClass.AUTO), Optional.empty(),
+                Optional.of("p.test"), "sh", List.of("-c", "exit 3"), dir.toString())));
+        // control: before await() nothing was recorded, and the session's own rule answers (no report yet)
+        assertThrows(IllegalStateException.class, s::postRunReport);
+        assertEquals(0, backend.calls("evidence"));
+        assertEquals(3, s.await().shellStatus());
+        assertEquals(1, backend.calls("evidence"), "the record's report asked the backend for its evidence");
+        assertSame(log.got.get(0).report(), s.postRunReport(), "the caller's report is the audit record's");
+        assertSame(s.postRunReport(), s.postRunReport());
+        assertEquals(1, backend.calls("evidence"), "and the caller's report did not ask again");
     }
 
     @Test
