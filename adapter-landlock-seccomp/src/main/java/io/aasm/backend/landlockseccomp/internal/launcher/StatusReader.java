@@ -32,9 +32,7 @@ final class StatusReader implements Runnable {
 
     static StatusReader start(LauncherHandle process, ByteChannel channel) {
         StatusReader r = new StatusReader(process, channel);
-        Thread t = new Thread(r, "aasm-launch-status-" + process.pid());
-        t.setDaemon(true);
-        t.start();
+        StatusThreads.read(r, process.pid());
         return r;
     }
 
