@@ -61,6 +61,9 @@ class IdleCollectorTest {
             c.activity();
             assertTrue(collected.tryAcquire(IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
                     "not all collections after a burst");
+            // the trim follows the last collection: wait for it before the next burst, which would stop it
+            awaitTrims(trims, 1);
+            assertEquals(1, trims.get(), "the heap is trimmed once after the first burst's collections");
             // a second burst, with a connection held open: due only once it ends
             open.set(1);
             c.activity();
@@ -69,6 +72,7 @@ class IdleCollectorTest {
             assertTrue(collected.tryAcquire(IdleCollector.COLLECTIONS, 30, TimeUnit.SECONDS),
                     "not all collections after the second burst");
             assertEquals(0, collected.availablePermits(), "collected more than once for one burst");
+            awaitTrims(trims, 2);
             assertEquals(2, trims.get(), "the heap is trimmed once after each burst's collections");
         } finally {
             t.interrupt();
@@ -145,5 +149,13 @@ class IdleCollectorTest {
         // the effect, not the call: the JVM counted the collections (unless System.gc() is disabled, which the
         // kernel's JVM options never do)
         assertTrue(after - before >= IdleCollector.COLLECTIONS, (after - before) + " collections");
+    }
+
+    /** Waits (up to 30 s) until {@code trims} reaches {@code n}: the trim runs on the collector's thread after the
+     * collections the test has already seen. Asserting without the wait raced it. */
+    private static void awaitTrims(AtomicInteger trims, int n) throws InterruptedException {
+        for (int i = 0; i < 1500 && trims.get() < n; i++) {
+            Thread.sleep(20);
+        }
     }
 }
